@@ -1,0 +1,54 @@
+package io.hotpath.codec;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The properties format of Apache RocketMQ <b>4.9.1 - 4.9.8</b> (and 5.0.0 - 5.1.4 on the wire):
+ * drop-in for that line's {@code MessageDecoder#messageProperties2String} and
+ * {@code #string2messageProperties}, and the format the trimmed store persists.
+ *
+ * <p>Differs from {@link PropertiesCodec490} on purpose: encode writes no trailing {@code \2};
+ * parse takes a segment only when its first {@code \1} lies after the segment start and before
+ * its last char, so an empty key is dropped and a value may contain further {@code \1}s. As in
+ * 4.9.8, the {@code \1} search is not bounded by the segment: when the first {@code \1} at or
+ * after the segment start lies in a later segment, this segment is skipped. The map is a fresh
+ * {@code new HashMap()} (4.9.x sizing, not 5.1's 128) filled in input order.
+ */
+public final class PropertiesCodec491 {
+
+    private PropertiesCodec491() {
+    }
+
+    public static String messageProperties2String(Map<String, String> properties) {
+        return PropertiesEncoder.encode(properties, false);
+    }
+
+    public static Map<String, String> string2messageProperties(final String properties) {
+        Map<String, String> map = new HashMap<String, String>();
+        if (properties == null) {
+            return map;
+        }
+        final int len = properties.length();
+        // first \1 at or after index, reused across segments (upstream rescans from every segment)
+        int nv = properties.indexOf(PropertiesCodec490.NAME_VALUE_SEPARATOR);
+        int index = 0;
+        while (index < len) {
+            int end = properties.indexOf(PropertiesCodec490.PROPERTY_SEPARATOR, index);
+            if (end < 0) {
+                end = len;
+            }
+            if (end - index >= 3) {
+                if (nv >= 0 && nv < index) {
+                    nv = properties.indexOf(PropertiesCodec490.NAME_VALUE_SEPARATOR, index);
+                }
+                if (nv > index && nv < end - 1) {
+                    map.put(PropertyNames.name(properties, index, nv),
+                        PropertyNames.value(properties, nv + 1, end));
+                }
+            }
+            index = end + 1;
+        }
+        return map;
+    }
+}
