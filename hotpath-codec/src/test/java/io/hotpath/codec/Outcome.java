@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * What a call did, in a form two implementations can be compared by: the returned value (for a
  * map: its class, bucket count and entries in iteration order) or the thrown exception's type and
- * entry order) or the thrown exception's type and message.
+ * message.
  */
 public final class Outcome {
 
