@@ -1,6 +1,8 @@
 package io.hotpath.codec;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,37 +11,39 @@ import java.util.function.Supplier;
 /**
  * What a call did, in a form two implementations can be compared by: the returned value (for a
  * map: its class, bucket count and entries in iteration order) or the thrown exception's type and
- * message.
+ * message. Values are compared raw; escaping happens only when a mismatch is printed.
  */
 public final class Outcome {
 
-    private final String description;
+    private static final Field HASH_MAP_TABLE = hashMapTable();
 
-    private Outcome(String description) {
-        this.description = description;
+    private final String kind;
+    private final Object value;
+
+    private Outcome(String kind, Object value) {
+        this.kind = kind;
+        this.value = value;
     }
 
     public static Outcome of(Supplier<?> call) {
+        Object result;
         try {
-            return new Outcome("returned " + describe(call.get()));
+            result = call.get();
         } catch (RuntimeException | Error e) {
-            return new Outcome("threw " + e.getClass().getName() + ": " + Escapes.escape(e.getMessage()));
+            return new Outcome("threw " + e.getClass().getName(), e.getMessage());
         }
-    }
-
-    private static String describe(Object value) {
-        if (value instanceof String) {
-            return "String \"" + Escapes.escape((String) value) + "\"";
-        }
-        if (value instanceof Map) {
-            Map<?, ?> map = (Map<?, ?>) value;
-            List<String> entries = new ArrayList<>();
+        if (result instanceof Map) {
+            Map<?, ?> map = (Map<?, ?>) result;
+            List<Object> state = new ArrayList<>(2 + 2 * map.size());
+            state.add(map.getClass().getName());
+            state.add(capacity(map));
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                entries.add(Escapes.escape(String.valueOf(e.getKey())) + "=" + Escapes.escape(String.valueOf(e.getValue())));
+                state.add(e.getKey());
+                state.add(e.getValue());
             }
-            return map.getClass().getName() + " size=" + map.size() + " capacity=" + capacity(map) + " " + entries;
+            return new Outcome("returned map", state);
         }
-        return String.valueOf(value);
+        return new Outcome("returned " + (result == null ? "null" : result.getClass().getName()), result);
     }
 
     /**
@@ -48,32 +52,57 @@ public final class Outcome {
      * --add-opens java.base/java.util); Java serialisation would also record the sharing of equal
      * String instances, which is not part of a map's behaviour.
      */
-    static String capacity(Map<?, ?> map) {
-        if (!(map instanceof java.util.HashMap)) {
-            return "n/a";
+    static int capacity(Map<?, ?> map) {
+        if (!(map instanceof HashMap)) {
+            return -1;
         }
         try {
-            java.lang.reflect.Field table = java.util.HashMap.class.getDeclaredField("table");
-            table.setAccessible(true);
-            Object[] buckets = (Object[]) table.get(map);
-            return String.valueOf(buckets == null ? 0 : buckets.length);
-        } catch (ReflectiveOperationException e) {
+            Object[] buckets = (Object[]) HASH_MAP_TABLE.get(map);
+            return buckets == null ? 0 : buckets.length;
+        } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static Field hashMapTable() {
+        try {
+            Field table = HashMap.class.getDeclaredField("table");
+            table.setAccessible(true);
+            return table;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("tests need --add-opens java.base/java.util=ALL-UNNAMED", e);
         }
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Outcome && ((Outcome) o).description.equals(description);
+        if (!(o instanceof Outcome)) {
+            return false;
+        }
+        Outcome other = (Outcome) o;
+        return kind.equals(other.kind) && Objects.equals(value, other.value);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(description);
+        return Objects.hash(kind, value);
     }
 
     @Override
     public String toString() {
-        return description;
+        if (value instanceof List) {
+            List<?> state = (List<?>) value;
+            StringBuilder sb = new StringBuilder(kind).append(' ').append(state.get(0))
+                .append(" capacity=").append(state.get(1)).append(" {");
+            for (int i = 2; i < state.size(); i += 2) {
+                sb.append(escape(state.get(i))).append('=').append(escape(state.get(i + 1))).append(", ");
+            }
+            return sb.append('}').toString();
+        }
+        return kind + " \"" + escape(value) + "\"";
+    }
+
+    private static String escape(Object o) {
+        return o instanceof String ? Escapes.escape((String) o) : String.valueOf(o);
     }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
 
 /**
  * Generators biased to the inputs that break properties codecs: separators inside keys and
@@ -25,26 +24,43 @@ public final class PropertiesArbitraries {
     private PropertiesArbitraries() {
     }
 
-    static Arbitrary<Character> nastyChars() {
-        return Arbitraries.frequencyOf(
-            Tuple.of(8, Arbitraries.chars().range('a', 'e')),
-            Tuple.of(4, Arbitraries.of('\1', '\2')),
-            Tuple.of(1, Arbitraries.of('\u00e9', '\u4e2d', '\u0000', '\u007f', '\uffff')),
-            Tuple.of(1, Arbitraries.of('\ud83d', '\ude00'))); // lone surrogate halves
+    private static final char[] NASTY_CHARS = {
+        'a', 'b', 'c', 'd', 'e', 'a', 'b', 'c', '\1', '\2', '\1', '\2',
+        '\u00e9', '\u4e2d', '\u0000', '\u007f', '\uffff', '\ud83d', '\ude00', // lone surrogate halves
+    };
+    private static final String[] SPECIAL_STRINGS = {
+        "", "", "\ud83d\ude00", "x\ud83d\ude00y", "\ud83d\ude00\1", "\u4e2d\u6587",
+        "true", "false", "DefaultCluster", "TagA",
+    };
+
+    /**
+     * Leaves are drawn straight from jqwik's Random (no per-char shrinking trees): with 100,000
+     * tries per property, char-by-char shrinkable generation dominated the test run time.
+     * Structure (entry lists, edits) still shrinks.
+     */
+    static Arbitrary<String> nastyString() {
+        return Arbitraries.randomValue(random -> {
+            int pick = random.nextInt(20);
+            if (pick < 11) {
+                return randomNasty(random, random.nextInt(11));
+            }
+            if (pick < 15) {
+                return SYSTEM_NAMES[random.nextInt(SYSTEM_NAMES.length)];
+            }
+            if (pick < 19) {
+                return SPECIAL_STRINGS[random.nextInt(SPECIAL_STRINGS.length)];
+            }
+            String unit = randomNasty(random, 1 + random.nextInt(10));
+            return unit.repeat(40 + random.nextInt(560)); // long: past any initial buffer
+        });
     }
 
-    static Arbitrary<String> nastyString() {
-        Arbitrary<String> shortRandom = nastyChars().list().ofMaxSize(10).map(PropertiesArbitraries::join);
-        Arbitrary<String> longRandom = Arbitraries.strings().withCharRange('a', 'z').withChars('\1', '\2', '\u00e9')
-            .ofMinLength(200).ofMaxLength(3000);
-        Arbitrary<String> surrogatePairs = Arbitraries.of("\ud83d\ude00", "x\ud83d\ude00y", "\ud83d\ude00\1", "\u4e2d\u6587");
-        return Arbitraries.frequencyOf(
-            Tuple.of(10, shortRandom),
-            Tuple.of(4, Arbitraries.of(SYSTEM_NAMES)),
-            Tuple.of(2, Arbitraries.just("")),
-            Tuple.of(1, surrogatePairs),
-            Tuple.of(1, Arbitraries.of("true", "false", "DefaultCluster", "TagA")),
-            Tuple.of(1, longRandom));
+    private static String randomNasty(java.util.Random random, int length) {
+        char[] chars = new char[length];
+        for (int i = 0; i < length; i++) {
+            chars[i] = NASTY_CHARS[random.nextInt(NASTY_CHARS.length)];
+        }
+        return new String(chars);
     }
 
     static Arbitrary<String> keys() {
@@ -74,7 +90,7 @@ public final class PropertiesArbitraries {
 
     /** Strings made mostly of separators and short runs: whatever a corrupt record could hold. */
     public static Arbitrary<String> junk() {
-        return nastyChars().list().ofMaxSize(40).map(PropertiesArbitraries::join);
+        return Arbitraries.randomValue(random -> randomNasty(random, random.nextInt(41)));
     }
 
     /** A well-formed encoding with random edits: separators inserted, chars dropped or doubled. */
@@ -95,14 +111,6 @@ public final class PropertiesArbitraries {
             }
             return sb.toString();
         });
-    }
-
-    private static String join(List<Character> chars) {
-        StringBuilder sb = new StringBuilder(chars.size());
-        for (char c : chars) {
-            sb.append(c);
-        }
-        return sb.toString();
     }
 
     static List<String> systemNames() {
