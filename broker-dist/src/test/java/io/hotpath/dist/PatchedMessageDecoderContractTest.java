@@ -1,0 +1,12 @@
+package io.hotpath.dist;
+
+import io.hotpath.codec.PropertiesCodec490Contract;
+import io.hotpath.codec.PropertiesCodecImpl;
+
+/** hotpath-codec's 4.9.0 contract, case by case, against the patched MessageDecoder of the built broker. */
+class PatchedMessageDecoderContractTest extends PropertiesCodec490Contract {
+    @Override
+    protected PropertiesCodecImpl codec() {
+        return PatchedMessageDecoder.codec();
+    }
+}

@@ -1,0 +1,69 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract and differential suites only prove the patch if the candidate really is the patched
+ * class and the oracle really is stock 4.9.0; both would pass if, say, the patch had not been
+ * applied. These tests pin down which bytes each side runs.
+ */
+class TestedDecoderProvenanceTest {
+
+    private static final String CODEC_INTERNAL_NAME = "io/hotpath/codec/PropertiesCodec490";
+
+    @Test
+    void candidateIsLoadedFromThePatchedDistributionsCommonJar() throws Exception {
+        PatchedMessageDecoder patched = PatchedMessageDecoder.get();
+        Path jar = BuiltDistributions.patched().resolve("lib").resolve("rocketmq-common-" + BuiltDistributions.upstreamVersion() + ".jar");
+        assertThat(patched.decoderClass.getClassLoader()).isSameAs(patched.loader);
+        assertThat(Path.of(patched.decoderClass.getProtectionDomain().getCodeSource().getLocation().toURI()))
+            .isEqualTo(jar.toAbsolutePath());
+        assertThat(patched.decoderClass).isNotSameAs(MessageDecoder.class);
+    }
+
+    @Test
+    void candidateDelegatesToPropertiesCodec490FromThePatchedJar() throws Exception {
+        PatchedMessageDecoder patched = PatchedMessageDecoder.get();
+        assertThat(classBytes(patched.loader)).contains(CODEC_INTERNAL_NAME);
+
+        patched.string2messageProperties("a\1b\2");
+        Class<?> codec = Class.forName("io.hotpath.codec.PropertiesCodec490", false, patched.loader);
+        assertThat(codec.getClassLoader()).as("the codec the patch added, not hotpath-codec's").isSameAs(patched.loader);
+        assertThat(codec).isNotSameAs(io.hotpath.codec.PropertiesCodec490.class);
+    }
+
+    @Test
+    void oracleIsTheStockCommonJarOfTheStockDistribution() throws Exception {
+        Path oracleJar = Path.of(MessageDecoder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path stockJar = BuiltDistributions.stock().resolve("lib").resolve(oracleJar.getFileName());
+        assertThat(oracleJar.getFileName().toString()).isEqualTo("rocketmq-common-" + BuiltDistributions.upstreamVersion() + ".jar");
+        assertThat(Digests.sha256(oracleJar)).isEqualTo(Digests.sha256(stockJar));
+        assertThat(classBytes(MessageDecoder.class.getClassLoader())).doesNotContain(CODEC_INTERNAL_NAME);
+    }
+
+    @Test
+    void candidateAndOracleAgreeOnWhatA490BrokerStores() {
+        String stored = "KEYS\1OrderID188\2UNIQ_KEY\1" + "7F0000010B5718B4AAC2170C8D500000"
+            + "\2CLUSTER\1DefaultCluster\2WAIT\1true\2TAGS\1TagA\2";
+        Map<String, String> parsed = PatchedMessageDecoder.get().string2messageProperties(stored);
+        assertThat(parsed).isEqualTo(MessageDecoder.string2messageProperties(stored));
+        assertThat(PatchedMessageDecoder.get().messageProperties2String(parsed))
+            .isEqualTo(MessageDecoder.messageProperties2String(MessageDecoder.string2messageProperties(stored)));
+    }
+
+    private static String classBytes(ClassLoader loader) throws IOException {
+        try (InputStream in = loader.getResourceAsStream(PatchedMessageDecoder.CLASS_NAME.replace('.', '/') + ".class")) {
+            assertThat(in).isNotNull();
+            // constant pool names are modified UTF-8; ASCII class names read fine as ISO-8859-1
+            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+}
