@@ -60,10 +60,9 @@ public final class PropertiesCodec490 {
                 // split("\1") yields exactly 2 parts iff the part after the first \1 is non-empty
                 // and only \1s follow it (trailing empty parts are dropped by split)
                 final int valueStart = nv + 1;
-                int valueEnd = properties.indexOf(NAME_VALUE_SEPARATOR, valueStart);
-                if (valueEnd < 0 || valueEnd > end) {
-                    valueEnd = end;
-                }
+                // the next \1 also serves the following segments: every char is scanned once
+                nv = properties.indexOf(NAME_VALUE_SEPARATOR, valueStart);
+                final int valueEnd = nv < 0 || nv > end ? end : nv;
                 if (valueEnd > valueStart && onlyNameValueSeparators(properties, valueEnd, end)) {
                     map.put(PropertyNames.name(properties, start, nv),
                         PropertyNames.value(properties, valueStart, valueEnd));

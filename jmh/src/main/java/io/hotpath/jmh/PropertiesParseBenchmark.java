@@ -1,0 +1,74 @@
+package io.hotpath.jmh;
+
+import java.util.Map;
+
+import io.hotpath.codec.PropertiesCodec490;
+import io.hotpath.codec.PropertiesCodec491;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * {@code MessageDecoder.string2messageProperties(String)} on the properties strings a 4.9.0
+ * broker persists ({@link PropertiesCorpus}): what {@code CommitLog.checkMessageAndReturnSize}
+ * parses for every message it dispatches; the send path parses the same minus CLUSTER.
+ *
+ * <p>{@code hotpath} replaces 4.9.0 ({@code upstream490}); {@code hotpath491} has 4.9.1-4.9.8
+ * parse semantics and its like-for-like is {@code upstream498}. On this corpus every release
+ * yields equal content; {@code upstreamLatest} sizes its map for 128 entries, so its iteration
+ * order differs.
+ */
+@State(Scope.Thread)
+public class PropertiesParseBenchmark extends AbstractBenchmark {
+
+    @Param({PropertiesCorpus.SMALL5, PropertiesCorpus.LARGE12})
+    public String corpus;
+
+    private String[] strings;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        strings = PropertiesCorpus.persistedStrings(corpus);
+        Guards.requireSameMaps("hotpath vs upstream490 string2messageProperties", strings,
+            MessageDecoder::string2messageProperties, PropertiesCodec490::string2messageProperties);
+        Guards.requireSameMaps("hotpath491 vs upstream498 string2messageProperties", strings,
+            io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties,
+            PropertiesCodec491::string2messageProperties);
+        // all variants do the same work here: no junk segments that one release would drop
+        Guards.requireEqualMaps("upstreamLatest vs upstream490 string2messageProperties", strings,
+            MessageDecoder::string2messageProperties,
+            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
+    }
+
+    @Benchmark
+    public Map<String, String> upstream490() {
+        return MessageDecoder.string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> upstream498() {
+        return io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder
+            .string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> upstreamLatest() {
+        return io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder
+            .string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> hotpath() {
+        return PropertiesCodec490.string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> hotpath491() {
+        return PropertiesCodec491.string2messageProperties(strings[next++ & MASK]);
+    }
+}

@@ -1,0 +1,266 @@
+package io.hotpath.jmh.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
+
+import io.hotpath.jmh.AbstractBenchmark;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Entry point of {@code mvn -pl jmh verify} (exec:exec in this module's pom): decides whether to
+ * run ({@link RunDecision}), plans the settings ({@link RunPlan}), samples how busy the machine is,
+ * runs every selected benchmark in ONE JMH invocation with {@code -prof gc}, and writes
+ * {@code target/jmh-result.json} and {@code target/jmh-summary.md} ({@link SummaryWriter}).
+ *
+ * <p>Run switches arrive as system properties ({@code -Djmh.include} etc., empty = default, see
+ * README.md); Maven facts as {@code --name=value} arguments. Bad input gives one line on stderr
+ * and exit status 2; a failed benchmark (e.g. a {@code @Setup} guard) exit status 1.
+ */
+public final class BenchmarkRunner {
+
+    static final String DEFAULT_INCLUDE = "^io\\.hotpath\\.jmh\\.";
+    static final String RESULT_JSON = "jmh-result.json";
+    static final String SUMMARY_MD = "jmh-summary.md";
+
+    private BenchmarkRunner() {
+    }
+
+    public static void main(String[] argv) {
+        try {
+            System.exit(run(argv));
+        } catch (IllegalArgumentException | CommandLineOptionException e) {
+            System.err.println("hotpath-jmh: error: " + e.getMessage());
+            System.exit(2);
+        } catch (RunnerException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            System.err.println("hotpath-jmh: error: benchmark run failed: " + cause.getMessage()
+                + " (JMH output above has the details)");
+            System.exit(1);
+        } catch (IOException | InterruptedException e) {
+            System.err.println("hotpath-jmh: error: " + e);
+            System.exit(1);
+        }
+    }
+
+    static int run(String[] argv) throws IOException, InterruptedException, RunnerException, CommandLineOptionException {
+        Map<String, String> maven = mavenArgs(argv);
+        RunDecision decision = RunDecision.decide(prop("jmh.run"), maven.get("selected-projects"),
+            maven.get("execution-root"), required(maven, "basedir"), required(maven, "module"));
+        if (!decision.run) {
+            System.out.println("benchmarks skipped: run mvn -pl jmh verify (or -Djmh.run=true)");
+            return 0;
+        }
+
+        List<String> selection = selectionArgs();
+        CommandLineOptions selected = new CommandLineOptions(selection.toArray(new String[0]));
+        if ("true".equalsIgnoreCase(prop("jmh.list"))) {
+            new Runner(selected).listWithParams(selected);
+            return 0;
+        }
+        int combinations = combinations(selected);
+        if (combinations == 0) {
+            throw new IllegalArgumentException("no benchmark matches " + String.join(" ", selection));
+        }
+        RunPlan plan = RunPlan.plan(combinations, prop("jmh.forks"), prop("jmh.warmupIterations"),
+            prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"));
+
+        Path out = Paths.get(required(maven, "output-dir"));
+        Files.createDirectories(out);
+        Path json = out.resolve(RESULT_JSON);
+        Path summary = out.resolve(SUMMARY_MD);
+        // a failed run must not leave an older result looking current
+        Files.deleteIfExists(json);
+        Files.deleteIfExists(summary);
+
+        List<String> jmhArgs = new ArrayList<>(selection);
+        jmhArgs.addAll(Arrays.asList(
+            "-f", Integer.toString(plan.forks),
+            "-wi", Integer.toString(plan.warmupIterations), "-w", jmhTime(plan.warmupMillis),
+            "-i", Integer.toString(plan.iterations), "-r", jmhTime(plan.measurementMillis),
+            "-prof", "gc", "-foe", "true", "-rf", "json", "-rff", json.toString()));
+
+        PrintStream log = System.out;
+        log.println("hotpath-jmh: " + decision.reason + "; " + combinations + " benchmark/param combinations, "
+            + plan.describe() + ", estimated " + RunPlan.duration(plan.estimateSeconds()));
+        if (!plan.note.isEmpty()) {
+            log.println("hotpath-jmh: " + plan.note);
+        }
+        log.println("hotpath-jmh: JMH " + String.join(" ", jmhArgs));
+        waitForOtherJmhRuns(log);
+        Double idleBefore = CpuSampler.idlePercent(2000);
+        log.println("hotpath-jmh: machine " + (idleBefore == null ? "load unknown"
+            : String.format("%.1f %% idle over the last 2 s", idleBefore)));
+
+        ZonedDateTime started = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS);
+        CpuSampler.Snapshot cpuStart = CpuSampler.snapshot();
+        long t0 = System.nanoTime();
+        Collection<?> results;
+        try {
+            results = new Runner(new CommandLineOptions(jmhArgs.toArray(new String[0]))).run();
+        } catch (RunnerException e) {
+            Files.deleteIfExists(json); // partial results of a failed run, e.g. a @Setup guard
+            throw e;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        CpuSampler.Snapshot cpuEnd = CpuSampler.snapshot();
+        if (results.isEmpty() || !Files.exists(json)) {
+            throw new RunnerException("JMH produced no results");
+        }
+
+        SummaryWriter.RunContext ctx = new SummaryWriter.RunContext();
+        ctx.date = started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        ctx.command = command();
+        ctx.jmhArgs = String.join(" ", jmhArgs);
+        ctx.planNote = plan.note;
+        ctx.duration = RunPlan.duration(seconds);
+        ctx.estimate = RunPlan.duration(plan.estimateSeconds());
+        ctx.cpus = Runtime.getRuntime().availableProcessors();
+        ctx.idleBeforePercent = idleBefore;
+        ctx.othersDuringPercent = CpuSampler.othersPercent(cpuStart, cpuEnd);
+        ctx.resultFile = json.toString();
+        String md = new SummaryWriter(AbstractBenchmark.BASELINE)
+            .write(new String(Files.readAllBytes(json), StandardCharsets.UTF_8), ctx);
+        Files.write(summary, md.getBytes(StandardCharsets.UTF_8));
+        log.println();
+        log.println(md);
+        log.println("hotpath-jmh: wrote " + json + " and " + summary);
+        return 0;
+    }
+
+    /**
+     * JMH refuses to start while another JMH run on this machine holds {@code <tmpdir>/jmh.lock};
+     * two runs at once would only measure each other. Wait for it (up to 30 min) instead of failing.
+     */
+    private static void waitForOtherJmhRuns(PrintStream log) throws IOException, InterruptedException {
+        Path lock = Paths.get(System.getProperty("java.io.tmpdir"), "jmh.lock");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+        long nextNotice = 0;
+        while (true) {
+            try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock held = ch.tryLock()) {
+                if (held != null) {
+                    return; // released at once; JMH takes it right after
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalArgumentException("another JMH run has held " + lock + " for 30 min; stop it or retry later");
+            }
+            if (System.nanoTime() >= nextNotice) {
+                log.println("hotpath-jmh: waiting for another JMH run on this machine to finish (" + lock + ")");
+                nextNotice = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** -Djmh.include / exclude / params / args as JMH arguments: what to run, not how long. */
+    static List<String> selectionArgs() {
+        List<String> a = new ArrayList<>();
+        a.add(blank(prop("jmh.include")) ? DEFAULT_INCLUDE : prop("jmh.include").trim());
+        if (!blank(prop("jmh.exclude"))) {
+            a.add("-e");
+            a.add(prop("jmh.exclude").trim());
+        }
+        // "corpus=small5 other=a,b" or "corpus=small5;other=a,b"
+        for (String p : prop("jmh.params").trim().split("[\\s;]+")) {
+            if (!p.isEmpty()) {
+                if (!p.contains("=")) {
+                    throw new IllegalArgumentException("-Djmh.params wants name=value[,value...], got '" + p + "'");
+                }
+                a.add("-p");
+                a.add(p);
+            }
+        }
+        // anything else JMH understands, e.g. "-prof async:libPath=... -jvmArgsAppend -XX:+PrintCompilation"
+        for (String s : prop("jmh.args").trim().split("\\s+")) {
+            if (!s.isEmpty()) {
+                a.add(s);
+            }
+        }
+        return a;
+    }
+
+    /** Benchmark methods x parameter combinations x modes that JMH will run for these options. */
+    static int combinations(CommandLineOptions o) {
+        SortedSet<BenchmarkListEntry> entries = BenchmarkList.defaultList()
+            .find(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), o.getIncludes(), o.getExcludes());
+        int total = 0;
+        for (BenchmarkListEntry e : entries) {
+            int n = 1;
+            if (e.getParams().hasValue()) {
+                for (Map.Entry<String, String[]> p : e.getParams().get().entrySet()) {
+                    n *= o.getParameter(p.getKey()).hasValue() ? o.getParameter(p.getKey()).get().size() : p.getValue().length;
+                }
+            }
+            total += n * Math.max(1, o.getBenchModes().size());
+        }
+        return total;
+    }
+
+    private static String jmhTime(long millis) {
+        return millis % 1000 == 0 ? (millis / 1000) + "s" : millis + "ms";
+    }
+
+    private static String command() {
+        String hotpath = System.getenv("HOTPATH_JMH_COMMAND");
+        String mvn = System.getenv("MAVEN_CMD_LINE_ARGS");
+        String m = mvn == null ? null : "mvn " + mvn.trim();
+        if (hotpath != null && !hotpath.isEmpty()) {
+            return m == null ? hotpath : hotpath + "` -> `" + m;
+        }
+        return m;
+    }
+
+    private static Map<String, String> mavenArgs(String[] argv) {
+        Map<String, String> m = new HashMap<>();
+        for (String a : argv) {
+            int eq = a.indexOf('=');
+            if (!a.startsWith("--") || eq < 0) {
+                throw new IllegalArgumentException("unexpected argument '" + a + "', expected --name=value");
+            }
+            m.put(a.substring(2, eq), a.substring(eq + 1));
+        }
+        return m;
+    }
+
+    private static String required(Map<String, String> m, String key) {
+        String v = m.get(key);
+        if (blank(v)) {
+            throw new IllegalArgumentException("missing --" + key + "=...");
+        }
+        return v;
+    }
+
+    private static String prop(String name) {
+        return System.getProperty(name, "");
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.trim().isEmpty();
+    }
+}

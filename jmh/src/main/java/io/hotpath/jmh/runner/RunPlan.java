@@ -1,0 +1,133 @@
+package io.hotpath.jmh.runner;
+
+import java.util.concurrent.TimeUnit;
+
+import io.hotpath.jmh.AbstractBenchmark;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Forks, iterations and iteration times for one run: {@link AbstractBenchmark}'s defaults,
+ * overridden by {@code -Djmh.forks} etc. When nothing was overridden and the default run would
+ * take longer than the budget, the iteration time is shortened (never below
+ * {@link #MIN_ITERATION_MILLIS}) so that the default run keeps fitting in the budget as benchmarks
+ * are added; forks and iteration counts stay, so fork-to-fork variance stays visible.
+ */
+public final class RunPlan {
+
+    /** Default wall-clock budget for the JMH part of {@code mvn -pl jmh verify} (Maven needs ~1 min more). */
+    public static final int DEFAULT_BUDGET_SECONDS = 480;
+    /** Per fork outside iterations (JVM start, 2 GB pre-touch, @Setup and guards): ~2 s quiet, ~5 s on a busy 2-core box. */
+    static final double FORK_OVERHEAD_SECONDS = 3.0;
+    static final long MIN_ITERATION_MILLIS = 200;
+
+    public final int forks;
+    public final int warmupIterations;
+    public final long warmupMillis;
+    public final int iterations;
+    public final long measurementMillis;
+    public final int combinations;
+    public final int budgetSeconds;
+    /** Why the settings differ from the defaults, or empty. */
+    public final String note;
+
+    private RunPlan(int forks, int warmupIterations, long warmupMillis, int iterations, long measurementMillis,
+            int combinations, int budgetSeconds, String note) {
+        this.forks = forks;
+        this.warmupIterations = warmupIterations;
+        this.warmupMillis = warmupMillis;
+        this.iterations = iterations;
+        this.measurementMillis = measurementMillis;
+        this.combinations = combinations;
+        this.budgetSeconds = budgetSeconds;
+        this.note = note;
+    }
+
+    /**
+     * @param combinations benchmark methods x parameter combinations that the run will measure
+     * @param forks, warmupIterations, warmupTime, iterations, time raw -D values, empty = default
+     * @param budget seconds, empty = {@link #DEFAULT_BUDGET_SECONDS}
+     */
+    public static RunPlan plan(int combinations, String forks, String warmupIterations, String warmupTime,
+            String iterations, String time, String budget) {
+        int f = positiveInt("jmh.forks", forks, AbstractBenchmark.FORKS, true);
+        int wi = positiveInt("jmh.warmupIterations", warmupIterations, AbstractBenchmark.WARMUP_ITERATIONS, true);
+        int i = positiveInt("jmh.iterations", iterations, AbstractBenchmark.MEASUREMENT_ITERATIONS, false);
+        long wt = millis("jmh.warmupTime", warmupTime, AbstractBenchmark.ITERATION_MILLIS);
+        long t = millis("jmh.time", time, AbstractBenchmark.ITERATION_MILLIS);
+        int b = positiveInt("jmh.budget", budget, DEFAULT_BUDGET_SECONDS, false);
+        boolean overridden = !blank(forks) || !blank(warmupIterations) || !blank(warmupTime)
+            || !blank(iterations) || !blank(time);
+
+        RunPlan plan = new RunPlan(f, wi, wt, i, t, combinations, b, "");
+        if (overridden || plan.estimateSeconds() <= b) {
+            return plan;
+        }
+        // shorten every iteration alike so that the estimate meets the budget
+        double perIteration = (b / (double) (combinations * f) - FORK_OVERHEAD_SECONDS) / (wi + i);
+        long scaled = Math.max(MIN_ITERATION_MILLIS, (long) (perIteration * 1000) / 50 * 50);
+        RunPlan fitted = new RunPlan(f, wi, Math.min(wt, scaled), i, Math.min(t, scaled), combinations, b, "");
+        String why = String.format("%d benchmark/param combinations would take ~%s with %d ms iterations; "
+                + "iterations shortened to %d ms to fit the %d s budget (-Djmh.budget)", combinations,
+            duration(plan.estimateSeconds()), t, fitted.measurementMillis, b);
+        if (fitted.estimateSeconds() > b) {
+            why += String.format("; still ~%s: raise -Djmh.budget or narrow -Djmh.include",
+                duration(fitted.estimateSeconds()));
+        }
+        return new RunPlan(f, wi, fitted.warmupMillis, i, fitted.measurementMillis, combinations, b, why);
+    }
+
+    /** Wall-clock estimate of the JMH run, in seconds. */
+    public double estimateSeconds() {
+        double perFork = FORK_OVERHEAD_SECONDS + (warmupIterations * warmupMillis + iterations * measurementMillis) / 1000.0;
+        return combinations * Math.max(1, forks) * perFork;
+    }
+
+    public String describe() {
+        return String.format("%d fork%s x (%d warmup x %s + %d measurement x %s)", forks, forks == 1 ? "" : "s",
+            warmupIterations, time(warmupMillis), iterations, time(measurementMillis));
+    }
+
+    static String time(long millis) {
+        return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
+    }
+
+    public static String duration(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 60 ? String.format("%d min %02d s", s / 60, s % 60) : s + " s";
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.trim().isEmpty();
+    }
+
+    private static int positiveInt(String name, String raw, int dflt, boolean zeroAllowed) {
+        if (blank(raw)) {
+            return dflt;
+        }
+        try {
+            int v = Integer.parseInt(raw.trim());
+            if (v > 0 || (zeroAllowed && v == 0)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the one-line error
+        }
+        throw new IllegalArgumentException("-D" + name + " must be a " + (zeroAllowed ? "non-negative" : "positive")
+            + " integer, got '" + raw + "'");
+    }
+
+    private static long millis(String name, String raw, long dflt) {
+        if (blank(raw)) {
+            return dflt;
+        }
+        try {
+            long ms = TimeValue.fromString(raw.trim()).convertTo(TimeUnit.MILLISECONDS);
+            if (ms > 0) {
+                return ms;
+            }
+        } catch (IllegalArgumentException e) {
+            // fall through to the one-line error
+        }
+        throw new IllegalArgumentException("-D" + name + " must be a JMH time like 1s or 500ms, got '" + raw + "'");
+    }
+}
