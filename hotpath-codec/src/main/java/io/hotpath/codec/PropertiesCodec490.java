@@ -59,12 +59,13 @@ public final class PropertiesCodec490 {
             if (nv >= 0 && nv < end) {
                 // split("\1") yields exactly 2 parts iff the part after the first \1 is non-empty
                 // and only \1s follow it (trailing empty parts are dropped by split)
-                final int valueStart = nv + 1;
+                final int separator = nv;
+                final int valueStart = separator + 1;
                 // the next \1 also serves the following segments: every char is scanned once
                 nv = properties.indexOf(NAME_VALUE_SEPARATOR, valueStart);
                 final int valueEnd = nv < 0 || nv > end ? end : nv;
                 if (valueEnd > valueStart && onlyNameValueSeparators(properties, valueEnd, end)) {
-                    map.put(PropertyNames.name(properties, start, nv),
+                    map.put(PropertyNames.name(properties, start, separator),
                         PropertyNames.value(properties, valueStart, valueEnd));
                 }
             }
