@@ -1,0 +1,132 @@
+# bin/hotpath smoke: start a 2m-2s RocketMQ 4.9.0 cluster on 127.0.0.1, send, read everything back,
+# verify zero loss, stop everything. The Java side (io.hotpath.e2e.ClusterSmoke) does the work and
+# parses the options; this script builds it if needed, and puts it in a private network namespace.
+#
+# Why a namespace: RocketMQ 4.9.0's remoting and HA servers bind 0.0.0.0 and have no bind-address
+# option. `unshare --net` gives the whole run (controller JVM, name server, four brokers) a network
+# with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
+# PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.
+# The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL).
+set -euo pipefail
+source "$HOTPATH_ROOT/bin/lib/common.sh"
+
+E2E="$HOTPATH_ROOT/e2e"
+RUN_ROOT="$E2E/target/e2e"
+MAIN=io.hotpath.e2e.ClusterSmoke
+
+netns=true
+help=false
+for arg in "$@"; do
+  case "$arg" in
+    --no-netns) netns=false ;;
+    -h|--help) help=true ;;
+  esac
+done
+
+require_jdk17
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+# Build the e2e module when it was never built or is older than its sources (package rewrites the
+# jar when any class changed, and the runtime classpath file).
+jar="$E2E/target/hotpath-e2e.jar"
+if [ ! -f "$E2E/target/runtime-classpath.txt" ] || [ ! -f "$jar" ] \
+   || [ -n "$(find "$E2E/src/main" -newer "$jar" -print -quit)" ] \
+   || [ "$E2E/pom.xml" -nt "$E2E/target/runtime-classpath.txt" ]; then
+  require_mvn
+  info "building the e2e module (mvn -pl e2e package -DskipTests)"
+  mvn_root -q -pl e2e package -DskipTests >&2 || die "building the e2e module failed (see the Maven output above)"
+fi
+dependencies="$(cat "$E2E/target/runtime-classpath.txt")"
+
+jvm_flags=(-Xms256m -Xmx1g -XX:+UseG1GC
+  --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED --add-exports java.base/jdk.internal.ref=ALL-UNNAMED)
+if $help; then
+  exec "$java_bin" "${jvm_flags[@]}" -cp "$jar:$dependencies" "$MAIN" --help
+fi
+
+if $netns; then
+  command -v unshare >/dev/null 2>&1 || die "unshare (util-linux) not found: it is needed for a private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
+  command -v ip >/dev/null 2>&1 || die "ip (iproute2) not found: it is needed to bring up loopback in the private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
+  if ! why="$(unshare --net --pid --fork --mount-proc --kill-child ip link set lo up 2>&1)"; then
+    why="${why%%$'\n'*}"
+    die "cannot create a private network namespace (${why#unshare: }); it needs root or CAP_SYS_ADMIN. Pass --no-netns to run on the host network instead (brokers then listen on all interfaces)"
+  fi
+fi
+
+# Claim a run stamp: mkdir fails if a concurrent smoke started in the same second.
+mkdir -p "$RUN_ROOT"
+while stamp="$(date +%Y%m%d-%H%M%S)"; client_home="$RUN_ROOT/$stamp-client"; ! mkdir "$client_home" 2>/dev/null; do
+  sleep 1
+done
+mkdir -p "$client_home/tmp"
+# run from a copy: a rebuild of the module while the smoke runs must not pull classes from under it
+cp "$jar" "$client_home/hotpath-e2e.jar"
+classpath="$client_home/hotpath-e2e.jar:$dependencies"
+# PerfDisableSharedMem and java.io.tmpdir: nothing in /tmp (a PID-namespace JVM's hsperfdata file
+# would be named after its namespace PID and clash with host JVMs' files)
+java_cmd=("$java_bin" "${jvm_flags[@]}" -XX:+PerfDisableSharedMem "-Djava.io.tmpdir=$client_home/tmp"
+  "-Duser.home=$client_home" "-Dhotpath.root=$HOTPATH_ROOT" "-Dhotpath.e2e.runRoot=$RUN_ROOT"
+  "-Dhotpath.e2e.stamp=$stamp" "-Dhotpath.e2e.exitFile=$client_home/exit-code" -cp "$classpath" "$MAIN" "$@")
+
+# A background job of a non-interactive shell ignores SIGINT, and so do the JVMs under it: Ctrl-C
+# reaches only this script, which asks the controller to stop (SIGTERM runs its shutdown hook, which
+# stops the cluster by PID). In namespace mode the controller is unshare's only child. The traps are
+# set before the launch so that no signal can slip in between.
+launcher=""
+interrupted=""
+stop_controller() {
+  interrupted="$1"
+  [ -n "$launcher" ] || return 0
+  local target=""
+  $netns && target="$(pgrep -P "$launcher" 2>/dev/null | head -n 1 || true)"
+  info "$interrupted received: stopping the cluster"
+  kill -TERM "${target:-$launcher}" 2>/dev/null || true
+}
+trap 'stop_controller SIGINT' INT
+trap 'stop_controller SIGTERM' TERM
+trap 'stop_controller SIGHUP' HUP
+
+if $netns; then
+  # bash -c brings up lo, then execs the JVM, which becomes PID 1 of the new PID namespace
+  unshare --net --pid --fork --mount-proc --kill-child \
+    bash -c 'ip link set lo up && exec "$@"' hotpath-smoke "${java_cmd[@]}" &
+else
+  "${java_cmd[@]}" &
+fi
+launcher=$!
+[ -z "$interrupted" ] || stop_controller "$interrupted"
+
+rc=0
+wait "$launcher" || rc=$?
+# a trapped signal interrupts `wait`; keep waiting until the controller has really exited
+while kill -0 "$launcher" 2>/dev/null; do
+  rc=0
+  wait "$launcher" || rc=$?
+done
+trap - INT TERM HUP
+
+# Safety net for the case the controller could not clean up (e.g. it was SIGKILLed with --no-netns):
+# anything still running whose command line names this run's directories is ours; stop it by PID.
+leftovers="$(pgrep -f -- "$RUN_ROOT/$stamp-" 2>/dev/null | grep -vx "$$" || true)"
+if [ -n "$leftovers" ]; then
+  for pid in $leftovers; do kill -KILL "$pid" 2>/dev/null || true; done
+  die "processes of this run were still running after the controller exited and were killed: $(echo $leftovers)"
+fi
+finished=false
+if [ -f "$client_home/exit-code" ]; then
+  finished=true
+  rm -f "$client_home/exit-code"
+fi
+rm -f "$client_home/hotpath-e2e.jar"
+rmdir "$client_home/tmp" "$client_home/logs" "$client_home" 2>/dev/null || true
+
+if [ -n "$interrupted" ]; then
+  echo "hotpath: error: interrupted by $interrupted; the cluster was stopped (runs under $RUN_ROOT/$stamp-*)" >&2
+  exit 130
+fi
+if ! $finished; then
+  echo "hotpath: error: the smoke controller JVM ended without finishing (exit $rc; killed?); none of its processes is left (runs under $RUN_ROOT/$stamp-*)" >&2
+  exit 1
+fi
+exit "$rc"
