@@ -40,7 +40,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * <p>Faster because it reads the 13 keys with constant names and sets the fields through their
  * setters: no {@code Class.newInstance}, no per-field cache lookups, canonical-name compares or
  * {@code Field.set}. Plain ASCII numbers are parsed inline; anything else goes to the JDK parser,
- * so the result is the JDK's by construction.
+ * so the result is the JDK's by construction. On the broker path V2 keys go straight into the V1
+ * header, without the intermediate V2 object upstream allocates and copies.
  */
 public final class SendHeaderDecoder {
 
@@ -59,7 +60,7 @@ public final class SendHeaderDecoder {
         switch (request.getCode()) {
             case RequestCode.SEND_BATCH_MESSAGE:
             case RequestCode.SEND_MESSAGE_V2:
-                return SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(decodeV2(request.getExtFields()));
+                return decodeV2AsV1(request.getExtFields());
             case RequestCode.SEND_MESSAGE:
                 return decodeV1(request.getExtFields());
             default:
@@ -74,7 +75,7 @@ public final class SendHeaderDecoder {
     public static SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
         switch (request.getCode()) {
             case RequestCode.SEND_REPLY_MESSAGE_V2:
-                return SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(decodeV2(request.getExtFields()));
+                return decodeV2AsV1(request.getExtFields());
             case RequestCode.SEND_REPLY_MESSAGE:
                 return decodeV1(request.getExtFields());
             default:
@@ -90,6 +91,21 @@ public final class SendHeaderDecoder {
     /** {@code request.decodeCommandCustomHeader(SendMessageRequestHeader.class)} of 4.9.0. */
     public static SendMessageRequestHeader decodeV1(Map<String, String> extFields) throws RemotingCommandException {
         return decodeV1Into(extFields, new SendMessageRequestHeader());
+    }
+
+    /**
+     * {@code SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(decodeV2(extFields))}
+     * without the intermediate V2 header: V2 keys straight into the V1 header the send path uses.
+     * The only thing skipped is {@code SendMessageRequestHeaderV2#checkFields()}, which is empty in
+     * 4.9.0 (the differential suite compares this against the broker's own parseRequestHeader,
+     * which does call it).
+     */
+    public static SendMessageRequestHeader decodeV2AsV1(Map<String, String> extFields) {
+        SendMessageRequestHeader header = new SendMessageRequestHeader();
+        if (extFields != null) {
+            setV2FieldsOnV1(extFields, header);
+        }
+        return header;
     }
 
     /** Decodes into a fresh header; tests pass a subclass to watch the {@code checkFields()} call. */
@@ -191,6 +207,90 @@ public final class SendHeaderDecoder {
         value = extFields.get("m");
         if (value instanceof String) {
             header.setM(Boolean.parseBoolean((String) value));
+        } else if (value != null) {
+            logUndecodableField("m", value);
+        }
+    }
+
+    // setV2Fields with the V1 setters createSendMessageRequestHeaderV1 would call: same keys, same
+    // declaration order (a..m), same logged names.
+    private static void setV2FieldsOnV1(Map<String, String> extFields, SendMessageRequestHeader header) {
+        Object value = extFields.get("a");
+        if (value instanceof String) {
+            header.setProducerGroup((String) value);
+        } else {
+            logUndecodableField("a", value);
+        }
+        value = extFields.get("b");
+        if (value instanceof String) {
+            header.setTopic((String) value);
+        } else {
+            logUndecodableField("b", value);
+        }
+        value = extFields.get("c");
+        if (value instanceof String) {
+            header.setDefaultTopic((String) value);
+        } else {
+            logUndecodableField("c", value);
+        }
+        value = extFields.get("d");
+        if (value instanceof String) {
+            header.setDefaultTopicQueueNums(parseIntegerField("d", (String) value));
+        } else {
+            logUndecodableField("d", value);
+        }
+        value = extFields.get("e");
+        if (value instanceof String) {
+            header.setQueueId(parseIntegerField("e", (String) value));
+        } else {
+            logUndecodableField("e", value);
+        }
+        value = extFields.get("f");
+        if (value instanceof String) {
+            header.setSysFlag(parseIntegerField("f", (String) value));
+        } else {
+            logUndecodableField("f", value);
+        }
+        value = extFields.get("g");
+        if (value instanceof String) {
+            header.setBornTimestamp(parseLongField("g", (String) value));
+        } else {
+            logUndecodableField("g", value);
+        }
+        value = extFields.get("h");
+        if (value instanceof String) {
+            header.setFlag(parseIntegerField("h", (String) value));
+        } else {
+            logUndecodableField("h", value);
+        }
+        // nullable from here on: a missing key is skipped silently
+        value = extFields.get("i");
+        if (value instanceof String) {
+            header.setProperties((String) value);
+        } else if (value != null) {
+            logUndecodableField("i", value);
+        }
+        value = extFields.get("j");
+        if (value instanceof String) {
+            header.setReconsumeTimes(parseIntegerField("j", (String) value));
+        } else if (value != null) {
+            logUndecodableField("j", value);
+        }
+        value = extFields.get("k");
+        if (value instanceof String) {
+            header.setUnitMode(Boolean.parseBoolean((String) value));
+        } else if (value != null) {
+            logUndecodableField("k", value);
+        }
+        value = extFields.get("l");
+        if (value instanceof String) {
+            header.setMaxReconsumeTimes(parseIntegerField("l", (String) value));
+        } else if (value != null) {
+            logUndecodableField("l", value);
+        }
+        value = extFields.get("m");
+        if (value instanceof String) {
+            header.setBatch(Boolean.parseBoolean((String) value));
         } else if (value != null) {
             logUndecodableField("m", value);
         }

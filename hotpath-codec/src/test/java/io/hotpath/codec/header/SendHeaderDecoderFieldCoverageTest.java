@@ -33,6 +33,22 @@ class SendHeaderDecoderFieldCoverageTest {
     }
 
     @Test
+    void setsEveryV1FieldTheV2ToV1ConversionSets() throws Exception {
+        List<Field> v2Fields = instanceFields(SendMessageRequestHeaderV2.class);
+        HashMap<String, String> extFields = new HashMap<>();
+        for (int i = 0; i < v2Fields.size(); i++) {
+            extFields.put(v2Fields.get(i).getName(), String.valueOf(distinctValue(v2Fields.get(i), i)));
+        }
+        SendMessageRequestHeader fused = SendHeaderDecoder.decodeV2AsV1(extFields);
+        SendMessageRequestHeader converted = SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(
+            SendHeaderDecoderImpl.reflection490().decodeV2(extFields));
+        for (Field f : instanceFields(SendMessageRequestHeader.class)) {
+            f.setAccessible(true);
+            assertThat(f.get(fused)).as("V1 %s from V2 keys", f.getName()).isEqualTo(f.get(converted));
+        }
+    }
+
+    @Test
     void theGeneratorsKnowEveryFieldInDeclarationOrder() {
         assertThat(names(instanceFields(SendMessageRequestHeaderV2.class))).containsExactly(SendHeaderArbitraries.V2_NAMES);
         assertThat(names(instanceFields(SendMessageRequestHeader.class))).containsExactly(SendHeaderArbitraries.V1_NAMES);
