@@ -9,8 +9,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * The candidate (ours; or 4.9.0 reflection itself with -Dhotpath.candidate=upstream) against
- * 4.9.0 reflection and the 4.9.0 broker processors on generated extFields maps: the returned
+ * The candidate (ours; 4.9.0 reflection itself with -Dhotpath.candidate=upstream; the broker
+ * processors on the classpath with -Dhotpath.candidate=broker) against 4.9.0 reflection on
+ * generated extFields maps: the returned
  * header (every field up the hierarchy and every getter), the exception (type and message) and
  * the lines logged must be equal. jqwik.tries.default generated maps per property (>= 100,000 in CI).
  */
@@ -18,6 +19,7 @@ class SendHeaderDecoderDifferentialTest {
 
     private final SendHeaderDecoderImpl candidate = SendHeaderDecoderImpl.candidate();
     private final SendHeaderDecoderImpl oracle = SendHeaderDecoderImpl.reflection490();
+    private final SendHeaderDecoderImpl broker = SendHeaderDecoderImpl.brokerOnClasspath();
 
     @Property
     void decodesV2LikeReflection(@ForAll("v2ExtFields") HashMap<String, String> extFields) {
@@ -33,15 +35,20 @@ class SendHeaderDecoderDifferentialTest {
             .isEqualTo(DecodeOutcome.of(() -> oracle.decodeV1(extFields)));
     }
 
+    /** Also checks the broker processors on the classpath (stock 4.9.0 here, patched in broker-dist) against the oracle. */
     @Property
     void parsesSendAndReplyRequestsLikeThe490Broker(@ForAll("requestCodes") int code,
                                                    @ForAll("anyExtFields") HashMap<String, String> extFields) {
-        assertThat(DecodeOutcome.of(() -> candidate.parseRequestHeader(SendHeaderDecoderImpl.request(code, extFields))))
-            .as(() -> candidate + " vs " + oracle + ": SendMessageProcessor, code " + code + ", " + DecodeOutcome.describeExtFields(extFields))
-            .isEqualTo(DecodeOutcome.of(() -> oracle.parseRequestHeader(SendHeaderDecoderImpl.request(code, extFields))));
-        assertThat(DecodeOutcome.of(() -> candidate.parseReplyRequestHeader(SendHeaderDecoderImpl.request(code, extFields))))
-            .as(() -> candidate + " vs " + oracle + ": ReplyMessageProcessor, code " + code + ", " + DecodeOutcome.describeExtFields(extFields))
-            .isEqualTo(DecodeOutcome.of(() -> oracle.parseReplyRequestHeader(SendHeaderDecoderImpl.request(code, extFields))));
+        DecodeOutcome expectedSend = DecodeOutcome.of(() -> oracle.parseRequestHeader(SendHeaderDecoderImpl.request(code, extFields)));
+        DecodeOutcome expectedReply = DecodeOutcome.of(() -> oracle.parseReplyRequestHeader(SendHeaderDecoderImpl.request(code, extFields)));
+        for (SendHeaderDecoderImpl impl : new SendHeaderDecoderImpl[] {candidate, broker}) {
+            assertThat(DecodeOutcome.of(() -> impl.parseRequestHeader(SendHeaderDecoderImpl.request(code, extFields))))
+                .as(() -> impl + " vs " + oracle + ": SendMessageProcessor, code " + code + ", " + DecodeOutcome.describeExtFields(extFields))
+                .isEqualTo(expectedSend);
+            assertThat(DecodeOutcome.of(() -> impl.parseReplyRequestHeader(SendHeaderDecoderImpl.request(code, extFields))))
+                .as(() -> impl + " vs " + oracle + ": ReplyMessageProcessor, code " + code + ", " + DecodeOutcome.describeExtFields(extFields))
+                .isEqualTo(expectedReply);
+        }
     }
 
     @Provide
