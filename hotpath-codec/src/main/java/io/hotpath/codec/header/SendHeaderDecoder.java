@@ -17,7 +17,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * (codes 10, 324), and for the broker methods that call it,
  * {@code AbstractSendMessageProcessor#parseRequestHeader} and
  * {@code ReplyMessageProcessor#parseRequestHeader}: same header, field by field, same
- * {@code checkFields()} call, same exception, same log lines, for every extFields map.
+ * {@code checkFields()} call, same exception, same log lines, for every extFields map. (The entry
+ * points build no V2 header, so they skip its {@code checkFields()}, which is empty in 4.9.0.)
  *
  * <p>Quirks of 4.9.0 reflection kept on purpose (shared/UPSTREAM-BEHAVIOR.md, section 2):
  * <ul>
@@ -53,8 +54,8 @@ public final class SendHeaderDecoder {
 
     /**
      * {@code AbstractSendMessageProcessor#parseRequestHeader} of 4.9.0: SEND_MESSAGE_V2 and
-     * SEND_BATCH_MESSAGE decode V2 and convert it to V1, SEND_MESSAGE decodes V1, any other code
-     * gives null.
+     * SEND_BATCH_MESSAGE give the V1 header of the decoded V2 fields, SEND_MESSAGE decodes V1, any
+     * other code gives null.
      */
     public static SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
         switch (request.getCode()) {
@@ -69,8 +70,8 @@ public final class SendHeaderDecoder {
     }
 
     /**
-     * {@code ReplyMessageProcessor#parseRequestHeader} of 4.9.0: SEND_REPLY_MESSAGE_V2 decodes V2
-     * and converts it to V1, SEND_REPLY_MESSAGE decodes V1, any other code gives null.
+     * {@code ReplyMessageProcessor#parseRequestHeader} of 4.9.0: SEND_REPLY_MESSAGE_V2 gives the V1
+     * header of the decoded V2 fields, SEND_REPLY_MESSAGE decodes V1, any other code gives null.
      */
     public static SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
         switch (request.getCode()) {

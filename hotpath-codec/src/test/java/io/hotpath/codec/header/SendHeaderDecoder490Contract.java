@@ -4,7 +4,6 @@ import static io.hotpath.codec.header.RemotingLog.fieldFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import org.apache.rocketmq.common.protocol.RequestCode;
@@ -123,11 +122,9 @@ abstract class SendHeaderDecoder490Contract {
 
     @Test
     void decodesEveryV1FieldOfWhatA490ProducerSends() {
-        List<String> logged = new ArrayList<>();
         SendMessageRequestHeader[] header = new SendMessageRequestHeader[1];
-        logged.addAll(RemotingLog.during(() -> header[0] = uncheckedV1(with(v1(), "unitMode", "true"))));
+        assertThat(RemotingLog.during(() -> header[0] = uncheckedV1(with(v1(), "unitMode", "true")))).isEmpty();
         SendMessageRequestHeader h = header[0];
-        assertThat(logged).isEmpty();
         assertThat(h.getProducerGroup()).isEqualTo("please_rename_unique_group_name");
         assertThat(h.getTopic()).isEqualTo("TopicTest");
         assertThat(h.getDefaultTopic()).isEqualTo("TBW102");
@@ -168,7 +165,7 @@ abstract class SendHeaderDecoder490Contract {
         for (String optional : new String[] {"i", "j", "k", "l", "m"}) {
             v2.remove(optional);
         }
-        SendMessageRequestHeaderV2 h = decodeV2Silently(with(with(v2, "k", null), "m", null));
+        SendMessageRequestHeaderV2 h = decodeV2Silently(v2);
         assertThat(h.getI()).isNull();
         assertThat(h.getJ()).isNull();
         assertThat(h.isK()).isFalse();
