@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -15,6 +16,8 @@ import org.apache.rocketmq.broker.processor.SendMessageProcessor;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
+import org.apache.rocketmq.remoting.CommandCustomHeader;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,8 +44,11 @@ import org.openjdk.jmh.annotations.State;
  * {@code header=V2}: SEND_MESSAGE_V2 (310) with one-letter keys, what clients send by default;
  * {@code header=V1}: SEND_MESSAGE (10) with field names, clients with
  * {@code -Dorg.apache.rocketmq.client.sendSmartMsg=false}. 1024 seeded requests are cycled so
- * queue ids, timestamps and properties vary as on a real broker; extFields keys and values are
- * fresh String instances, as fastjson produces them (no identity hits in {@code HashMap.get}).
+ * queue ids, timestamps and properties vary as on a real broker. Each request is built as the
+ * 4.9.0 client builds it and goes through the 4.9.0 wire format ({@code encode()}, then
+ * {@code RemotingCommand.decode} as the broker's NettyDecoder calls it), so extFields is exactly
+ * what the broker holds: fastjson's HashMap with interned keys (fastjson's SymbolTable) and fresh
+ * values. The newest release's requests share those extFields maps.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,12 +77,12 @@ public class SendHeaderDecodeBenchmark {
         requestsLatest = new io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         Random random = new Random(20_240_611L);
         for (int i = 0; i < CORPUS_SIZE; i++) {
-            Map<String, String> fields = producerFields(random, i);
-            requests490[i] = RemotingCommand.createRequestCommand(code, null);
-            requests490[i].setExtFields(extFields(fields, "V2".equals(header)));
+            SendMessageRequestHeader sent = producerHeader(random, i);
+            CommandCustomHeader onTheWire = "V2".equals(header) ? SendMessageRequestHeaderV2.createSendMessageRequestHeaderV2(sent) : sent;
+            requests490[i] = throughTheWire(RemotingCommand.createRequestCommand(code, onTheWire));
             requestsLatest[i] = io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand
                 .createRequestCommand(code, null);
-            requestsLatest[i].setExtFields(extFields(fields, "V2".equals(header)));
+            requestsLatest[i].setExtFields(requests490[i].getExtFields());
         }
         verifyAllAgreeOnTheWholeCorpus();
     }
@@ -98,42 +104,36 @@ public class SendHeaderDecodeBenchmark {
         return SendHeaderDecoder.parseRequestHeader(requests490[next++ & MASK]);
     }
 
-    /** What DefaultMQProducerImpl#sendKernelImpl of 4.9.0 puts in the header (l as for a retry topic). */
-    private static Map<String, String> producerFields(Random random, int i) {
+    /** What DefaultMQProducerImpl#sendKernelImpl of 4.9.0 puts in the header (maxReconsumeTimes as for a retry topic). */
+    private static SendMessageRequestHeader producerHeader(Random random, int i) {
         Map<String, String> properties = new HashMap<>();
         properties.put("KEYS", "OrderID" + random.nextInt(1_000_000));
         properties.put("UNIQ_KEY", String.format("7F000001%08X%016X", random.nextInt(), random.nextLong()));
         properties.put("WAIT", "true");
         properties.put("TAGS", "Tag" + (char) ('A' + random.nextInt(5)));
-        Map<String, String> f = new HashMap<>();
-        f.put("producerGroup", "please_rename_unique_group_name_" + random.nextInt(4));
-        f.put("topic", "TopicTest" + random.nextInt(8));
-        f.put("defaultTopic", "TBW102");
-        f.put("defaultTopicQueueNums", "4");
-        f.put("queueId", String.valueOf(random.nextInt(16)));
-        f.put("sysFlag", "0");
-        f.put("bornTimestamp", String.valueOf(1_700_000_000_000L + i * 7L + random.nextInt(7)));
-        f.put("flag", "0");
-        f.put("properties", MessageDecoder.messageProperties2String(properties));
-        f.put("reconsumeTimes", "0");
-        f.put("unitMode", "false");
-        f.put("maxReconsumeTimes", "16");
-        f.put("batch", "false");
-        return f;
+        SendMessageRequestHeader h = new SendMessageRequestHeader();
+        h.setProducerGroup("please_rename_unique_group_name_" + random.nextInt(4));
+        h.setTopic("TopicTest" + random.nextInt(8));
+        h.setDefaultTopic("TBW102");
+        h.setDefaultTopicQueueNums(4);
+        h.setQueueId(random.nextInt(16));
+        h.setSysFlag(0);
+        h.setBornTimestamp(1_700_000_000_000L + i * 7L + random.nextInt(7));
+        h.setFlag(0);
+        h.setProperties(MessageDecoder.messageProperties2String(properties));
+        h.setReconsumeTimes(0);
+        h.setUnitMode(false);
+        h.setMaxReconsumeTimes(16);
+        h.setBatch(false);
+        return h;
     }
 
-    private static final String[][] V2_KEYS = {
-        {"producerGroup", "a"}, {"topic", "b"}, {"defaultTopic", "c"}, {"defaultTopicQueueNums", "d"}, {"queueId", "e"},
-        {"sysFlag", "f"}, {"bornTimestamp", "g"}, {"flag", "h"}, {"properties", "i"}, {"reconsumeTimes", "j"},
-        {"unitMode", "k"}, {"maxReconsumeTimes", "l"}, {"batch", "m"}};
-
-    /** A fresh map of fresh Strings, keyed as V2 or V1 names. */
-    private static HashMap<String, String> extFields(Map<String, String> fields, boolean v2) {
-        HashMap<String, String> ext = new HashMap<>();
-        for (String[] names : V2_KEYS) {
-            ext.put(new String(v2 ? names[1] : names[0]), new String(fields.get(names[0])));
-        }
-        return ext;
+    /** The request as the broker sees it: 4.9.0 encode (JSON header), then RemotingCommand.decode of the frame. */
+    private static RemotingCommand throughTheWire(RemotingCommand request) {
+        request.setBody(new byte[] {1});
+        ByteBuffer wire = request.encode();
+        wire.position(4); // the frame length, stripped by the broker's LengthFieldBasedFrameDecoder
+        return RemotingCommand.decode(wire.slice());
     }
 
     /** A wrong implementation must not be fast: all three must produce the same header for every request. */
