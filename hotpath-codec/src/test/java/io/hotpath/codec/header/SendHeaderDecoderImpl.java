@@ -1,0 +1,296 @@
+package io.hotpath.codec.header;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.HashMap;
+import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
+import org.apache.rocketmq.broker.processor.ReplyMessageProcessor;
+import org.apache.rocketmq.broker.processor.SendMessageProcessor;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
+import org.apache.rocketmq.remoting.exception.RemotingCommandException;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+
+/**
+ * One implementation of send-header decoding, as the tests see it. The oracle is 4.9.0
+ * reflection ({@link #reflection490()}); candidates are ours ({@link #hotpath()}) and the broker
+ * processors on the classpath ({@link #brokerOnClasspath()}: stock 4.9.0 here, which proves the
+ * oracle's restated broker glue; the patched broker in broker-dist). The same suites run against
+ * all of them.
+ */
+interface SendHeaderDecoderImpl {
+
+    String name();
+
+    SendMessageRequestHeaderV2 decodeV2(HashMap<String, String> extFields) throws RemotingCommandException;
+
+    SendMessageRequestHeader decodeV1(HashMap<String, String> extFields) throws RemotingCommandException;
+
+    /** Decodes into an instance of {@code type} (a subclass that watches checkFields()). */
+    <H extends SendMessageRequestHeaderV2> H decodeV2As(HashMap<String, String> extFields, Class<H> type)
+        throws RemotingCommandException;
+
+    <H extends SendMessageRequestHeader> H decodeV1As(HashMap<String, String> extFields, Class<H> type)
+        throws RemotingCommandException;
+
+    /** {@code AbstractSendMessageProcessor#parseRequestHeader} (SendMessageProcessor). */
+    SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException;
+
+    /** {@code ReplyMessageProcessor#parseRequestHeader}. */
+    SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException;
+
+    static RemotingCommand request(int code, HashMap<String, String> extFields) {
+        RemotingCommand request = RemotingCommand.createRequestCommand(code, null);
+        request.setExtFields(extFields);
+        return request;
+    }
+
+    /**
+     * The oracle: 4.9.0's {@code RemotingCommand#decodeCommandCustomHeader} (the rocketmq-remoting
+     * jar is never patched), and for the entry points the body of 4.9.0's
+     * {@code AbstractSendMessageProcessor#parseRequestHeader} / {@code ReplyMessageProcessor#parseRequestHeader}
+     * restated over it, so that it stays independent of the broker jar on the classpath (which is
+     * the patched one in broker-dist). {@link #brokerOnClasspath()} checks the restatement against
+     * the stock 4.9.0 broker in every run of this module.
+     */
+    static SendHeaderDecoderImpl reflection490() {
+        return new SendHeaderDecoderImpl() {
+            @Override
+            public String name() {
+                return "upstream 4.9.0 reflection";
+            }
+
+            @Override
+            public SendMessageRequestHeaderV2 decodeV2(HashMap<String, String> extFields) throws RemotingCommandException {
+                return (SendMessageRequestHeaderV2) request(0, extFields).decodeCommandCustomHeader(SendMessageRequestHeaderV2.class);
+            }
+
+            @Override
+            public SendMessageRequestHeader decodeV1(HashMap<String, String> extFields) throws RemotingCommandException {
+                return (SendMessageRequestHeader) request(0, extFields).decodeCommandCustomHeader(SendMessageRequestHeader.class);
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeaderV2> H decodeV2As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return type.cast(request(0, extFields).decodeCommandCustomHeader(type));
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeader> H decodeV1As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return type.cast(request(0, extFields).decodeCommandCustomHeader(type));
+            }
+
+            @Override
+            public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return parseLike490(request, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE, RequestCode.SEND_MESSAGE);
+            }
+
+            @Override
+            public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return parseLike490(request, RequestCode.SEND_REPLY_MESSAGE_V2, RequestCode.SEND_REPLY_MESSAGE_V2,
+                    RequestCode.SEND_REPLY_MESSAGE);
+            }
+
+            @Override
+            public String toString() {
+                return name();
+            }
+        };
+    }
+
+    /**
+     * The switch both 4.9.0 processors run, fall-through included: a V2 code decodes V2 and, unless
+     * that gave null, converts it with the upstream {@code createSendMessageRequestHeaderV1}; the
+     * V1 code decodes V1; any other code gives null.
+     */
+    private static SendMessageRequestHeader parseLike490(RemotingCommand request, int v2Code, int otherV2Code, int v1Code)
+        throws RemotingCommandException {
+        int code = request.getCode();
+        if (code != v2Code && code != otherV2Code && code != v1Code) {
+            return null;
+        }
+        SendMessageRequestHeaderV2 v2 = null;
+        if (code != v1Code) {
+            v2 = (SendMessageRequestHeaderV2) request.decodeCommandCustomHeader(SendMessageRequestHeaderV2.class);
+        }
+        return v2 == null
+            ? (SendMessageRequestHeader) request.decodeCommandCustomHeader(SendMessageRequestHeader.class)
+            : SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(v2);
+    }
+
+    /**
+     * The broker processors' own {@code parseRequestHeader} (protected; the processors are
+     * allocated without a BrokerController, which that method does not touch), decoding through
+     * reflection otherwise: stock 4.9.0 in this module, the patched broker in broker-dist.
+     */
+    static SendHeaderDecoderImpl brokerOnClasspath() {
+        SendHeaderDecoderImpl reflection = reflection490();
+        return new SendHeaderDecoderImpl() {
+            @Override
+            public String name() {
+                return "broker processors on the classpath (" + BrokerProcessors.SEND.getClass().getProtectionDomain()
+                    .getCodeSource().getLocation().getPath().replaceAll(".*/", "") + ")";
+            }
+
+            @Override
+            public SendMessageRequestHeaderV2 decodeV2(HashMap<String, String> extFields) throws RemotingCommandException {
+                return reflection.decodeV2(extFields);
+            }
+
+            @Override
+            public SendMessageRequestHeader decodeV1(HashMap<String, String> extFields) throws RemotingCommandException {
+                return reflection.decodeV1(extFields);
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeaderV2> H decodeV2As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return reflection.decodeV2As(extFields, type);
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeader> H decodeV1As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return reflection.decodeV1As(extFields, type);
+            }
+
+            @Override
+            public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return BrokerProcessors.parse(BrokerProcessors.SEND, request);
+            }
+
+            @Override
+            public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return BrokerProcessors.parse(BrokerProcessors.REPLY, request);
+            }
+
+            @Override
+            public String toString() {
+                return name();
+            }
+        };
+    }
+
+    static SendHeaderDecoderImpl hotpath() {
+        return new SendHeaderDecoderImpl() {
+            @Override
+            public String name() {
+                return "hotpath SendHeaderDecoder";
+            }
+
+            @Override
+            public SendMessageRequestHeaderV2 decodeV2(HashMap<String, String> extFields) throws RemotingCommandException {
+                return SendHeaderDecoder.decodeV2(extFields);
+            }
+
+            @Override
+            public SendMessageRequestHeader decodeV1(HashMap<String, String> extFields) throws RemotingCommandException {
+                return SendHeaderDecoder.decodeV1(extFields);
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeaderV2> H decodeV2As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return SendHeaderDecoder.decodeV2Into(extFields, newInstance(type));
+            }
+
+            @Override
+            public <H extends SendMessageRequestHeader> H decodeV1As(HashMap<String, String> extFields, Class<H> type)
+                throws RemotingCommandException {
+                return SendHeaderDecoder.decodeV1Into(extFields, newInstance(type));
+            }
+
+            @Override
+            public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return SendHeaderDecoder.parseRequestHeader(request);
+            }
+
+            @Override
+            public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
+                return SendHeaderDecoder.parseReplyRequestHeader(request);
+            }
+
+            @Override
+            public String toString() {
+                return name();
+            }
+        };
+    }
+
+    /**
+     * The implementation under test: ours by default; 4.9.0 reflection itself with
+     * {@code -Dhotpath.candidate=upstream} (proves the suites encode upstream behaviour); the
+     * broker processors on the classpath with {@code -Dhotpath.candidate=broker}.
+     */
+    static SendHeaderDecoderImpl candidate() {
+        String candidate = System.getProperty("hotpath.candidate", "hotpath");
+        switch (candidate) {
+            case "upstream":
+                return reflection490();
+            case "broker":
+                return brokerOnClasspath();
+            default:
+                return hotpath();
+        }
+    }
+
+    /** Access to the broker processors' protected {@code parseRequestHeader}. */
+    final class BrokerProcessors {
+        static final Object SEND = allocate(SendMessageProcessor.class);
+        static final Object REPLY = allocate(ReplyMessageProcessor.class);
+        private static final Method PARSE_REQUEST_HEADER;
+
+        static {
+            try {
+                // declared on AbstractSendMessageProcessor, overridden by ReplyMessageProcessor: invoke() dispatches
+                PARSE_REQUEST_HEADER = AbstractSendMessageProcessor.class.getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
+                PARSE_REQUEST_HEADER.setAccessible(true);
+            } catch (NoSuchMethodException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private BrokerProcessors() {
+        }
+
+        static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
+            try {
+                return (SendMessageRequestHeader) PARSE_REQUEST_HEADER.invoke(processor, request);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof RemotingCommandException) {
+                    throw (RemotingCommandException) e.getCause();
+                }
+                if (e.getCause() instanceof RuntimeException) {
+                    throw (RuntimeException) e.getCause();
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** An instance without running constructors (their constructor needs a live BrokerController). */
+        private static Object allocate(Class<?> type) {
+            try {
+                Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+                Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+                theUnsafe.setAccessible(true);
+                return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), type);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static <H> H newInstance(Class<H> type) {
+        try {
+            return type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.hotpath.jmh;
+
+import io.hotpath.codec.header.SendHeaderDecoder;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
+import org.apache.rocketmq.broker.processor.SendMessageProcessor;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
+import org.apache.rocketmq.remoting.CommandCustomHeader;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The broker's send-header decode, {@code parseRequestHeader(RemotingCommand)} to the V1 header
+ * the send path uses, for a request as a 4.9.0 producer sends it:
+ * <ul>
+ *   <li>{@code upstream490}: the real 4.9.0 {@code AbstractSendMessageProcessor#parseRequestHeader}
+ *       (reflective {@code decodeCommandCustomHeader}, then V2 to V1 for SEND_MESSAGE_V2);</li>
+ *   <li>{@code upstreamLatest}: the newest release's {@code SendMessageRequestHeader.parseRequestHeader}
+ *       (5.x broker): V2 through {@code FastCodesHeader.decode} after a reflective
+ *       {@code getDeclaredConstructor().newInstance()}, V1 still through reflection (walking the
+ *       5.x superclasses);</li>
+ *   <li>{@code hotpath}: {@link SendHeaderDecoder#parseRequestHeader}.</li>
+ * </ul>
+ * {@code header=V2}: SEND_MESSAGE_V2 (310) with one-letter keys, what clients send by default;
+ * {@code header=V1}: SEND_MESSAGE (10) with field names, clients with
+ * {@code -Dorg.apache.rocketmq.client.sendSmartMsg=false}. 1024 seeded requests are cycled so
+ * queue ids, timestamps and properties vary as on a real broker. Each request is built as the
+ * 4.9.0 client builds it and goes through the 4.9.0 wire format ({@code encode()}, then
+ * {@code RemotingCommand.decode} as the broker's NettyDecoder calls it), so extFields is exactly
+ * what the broker holds: fastjson's HashMap with interned keys (fastjson's SymbolTable) and fresh
+ * values. The newest release's requests share those extFields maps.
+ */
+@State(Scope.Thread)
+public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
+
+    private static final int CORPUS_SIZE = 1024;
+    private static final int MASK = CORPUS_SIZE - 1;
+
+    /** 4.9.0's protected parseRequestHeader; a static final handle inlines like a direct call. */
+    private static final MethodHandle PARSE_REQUEST_HEADER_490 = parseRequestHeader490();
+
+    @Param({"V2", "V1"})
+    public String header;
+
+    private AbstractSendMessageProcessor processor490;
+    private RemotingCommand[] requests490;
+    private io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requestsLatest;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Throwable {
+        processor490 = (AbstractSendMessageProcessor) allocateWithoutConstructor(SendMessageProcessor.class);
+        int code = "V2".equals(header) ? RequestCode.SEND_MESSAGE_V2 : RequestCode.SEND_MESSAGE;
+        requests490 = new RemotingCommand[CORPUS_SIZE];
+        requestsLatest = new io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
+        Random random = new Random(20_240_611L);
+        for (int i = 0; i < CORPUS_SIZE; i++) {
+            SendMessageRequestHeader sent = producerHeader(random, i);
+            CommandCustomHeader onTheWire = "V2".equals(header) ? SendMessageRequestHeaderV2.createSendMessageRequestHeaderV2(sent) : sent;
+            requests490[i] = throughTheWire(RemotingCommand.createRequestCommand(code, onTheWire));
+            requestsLatest[i] = io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand
+                .createRequestCommand(code, null);
+            requestsLatest[i].setExtFields(requests490[i].getExtFields());
+        }
+        verifyAllAgreeOnTheWholeCorpus();
+    }
+
+    @Benchmark
+    public SendMessageRequestHeader upstream490() throws Throwable {
+        return (SendMessageRequestHeader) PARSE_REQUEST_HEADER_490.invokeExact(processor490, requests490[next++ & MASK]);
+    }
+
+    @Benchmark
+    public io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader upstreamLatest()
+        throws Exception {
+        return io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader
+            .parseRequestHeader(requestsLatest[next++ & MASK]);
+    }
+
+    @Benchmark
+    public SendMessageRequestHeader hotpath() throws Exception {
+        return SendHeaderDecoder.parseRequestHeader(requests490[next++ & MASK]);
+    }
+
+    /** What DefaultMQProducerImpl#sendKernelImpl of 4.9.0 puts in the header (maxReconsumeTimes as for a retry topic). */
+    private static SendMessageRequestHeader producerHeader(Random random, int i) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("KEYS", "OrderID" + random.nextInt(1_000_000));
+        properties.put("UNIQ_KEY", String.format("7F000001%08X%016X", random.nextInt(), random.nextLong()));
+        properties.put("WAIT", "true");
+        properties.put("TAGS", "Tag" + (char) ('A' + random.nextInt(5)));
+        SendMessageRequestHeader h = new SendMessageRequestHeader();
+        h.setProducerGroup("please_rename_unique_group_name_" + random.nextInt(4));
+        h.setTopic("TopicTest" + random.nextInt(8));
+        h.setDefaultTopic("TBW102");
+        h.setDefaultTopicQueueNums(4);
+        h.setQueueId(random.nextInt(16));
+        h.setSysFlag(0);
+        h.setBornTimestamp(1_700_000_000_000L + i * 7L + random.nextInt(7));
+        h.setFlag(0);
+        h.setProperties(MessageDecoder.messageProperties2String(properties));
+        h.setReconsumeTimes(0);
+        h.setUnitMode(false);
+        h.setMaxReconsumeTimes(16);
+        h.setBatch(false);
+        return h;
+    }
+
+    /** The request as the broker sees it: 4.9.0 encode (JSON header), then RemotingCommand.decode of the frame. */
+    private static RemotingCommand throughTheWire(RemotingCommand request) {
+        request.setBody(new byte[] {1});
+        ByteBuffer wire = request.encode();
+        wire.position(4); // the frame length, stripped by the broker's LengthFieldBasedFrameDecoder
+        return RemotingCommand.decode(wire.slice());
+    }
+
+    /** A wrong implementation must not be fast: all three must produce the same header for every request. */
+    private void verifyAllAgreeOnTheWholeCorpus() throws Throwable {
+        for (int i = 0; i < CORPUS_SIZE; i++) {
+            next = i;
+            String expected = describe(upstream490());
+            next = i;
+            String ours = describe(hotpath());
+            next = i;
+            String latest = describe(upstreamLatest());
+            if (!expected.equals(ours) || !expected.equals(latest)) {
+                throw new IllegalStateException("request " + i + " decoded differently:\n 4.9.0  " + expected + "\n hotpath " + ours
+                    + "\n latest  " + latest);
+            }
+        }
+        next = 0;
+    }
+
+    /** The V1 header's 13 fields through its getters (the newest release's header has more, from its superclasses). */
+    private static String describe(Object v1) throws ReflectiveOperationException {
+        StringBuilder sb = new StringBuilder();
+        for (String getter : new String[] {"getProducerGroup", "getTopic", "getDefaultTopic", "getDefaultTopicQueueNums",
+            "getQueueId", "getSysFlag", "getBornTimestamp", "getFlag", "getProperties", "getReconsumeTimes", "isUnitMode",
+            "getMaxReconsumeTimes", "isBatch"}) {
+            Method m = v1.getClass().getMethod(getter);
+            Object value = m.invoke(v1);
+            sb.append(getter).append('=').append(value == null ? "null" : value.getClass().getSimpleName() + ":" + value).append(' ');
+        }
+        return sb.toString();
+    }
+
+    private static MethodHandle parseRequestHeader490() {
+        try {
+            return MethodHandles.privateLookupIn(AbstractSendMessageProcessor.class, MethodHandles.lookup())
+                .findVirtual(AbstractSendMessageProcessor.class, "parseRequestHeader",
+                    MethodType.methodType(SendMessageRequestHeader.class, RemotingCommand.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The processor's constructor needs a live BrokerController; parseRequestHeader touches none of its state. */
+    private static Object allocateWithoutConstructor(Class<?> type) throws ReflectiveOperationException {
+        Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+        Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+        theUnsafe.setAccessible(true);
+        return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), type);
+    }
+}
