@@ -3,12 +3,12 @@ package io.hotpath.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotpath.codec.Escapes;
-import io.hotpath.codec.Outcome;
 import java.nio.ByteBuffer;
+import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -18,12 +18,13 @@ import net.jqwik.api.Provide;
  * The candidate (ours, or 4.9.8 itself with -Dhotpath.candidate=upstream) against the real 4.9.8
  * jar on generated maps: same bytes or same exception. Ours must also leave the map untouched and
  * write the same bytes through its ByteBuffer entry point. Tries per property:
- * jqwik.tries.default (100,000 in CI).
+ * jqwik.tries.default (100,000 in CI). Failing inputs are printed escaped.
  */
 class PersistedPropertiesDifferentialTest {
 
     private final PersistedPropertiesImpl candidate = PersistedPropertiesImpl.candidate();
     private final PersistedPropertiesImpl oracle = PersistedPropertiesImpl.upstream498();
+    private final boolean candidateIsOurs = candidate.name().startsWith("hotpath");
 
     @Property
     void persistsNastyMapsLikeUpstream498(@ForAll("nastyMaps") Map<String, String> properties) {
@@ -36,17 +37,18 @@ class PersistedPropertiesDifferentialTest {
     }
 
     private void assertPersistsLikeUpstream498(Map<String, String> properties) {
-        final String input = Escapes.escape(properties);
-        final List<String> before = entries(properties);
-        // ours first: upstream's WAIT remove/re-put may reorder the map's bucket
-        final Outcome candidateOutcome = Outcome.of(() -> hex(candidate.persist(properties)));
-        if (candidate.name().startsWith("hotpath")) {
-            assertThat(entries(properties)).as("map left untouched, WAIT included: %s", input).isEqualTo(before);
-            final Outcome viaBuffer = Outcome.of(() -> hex(viaHeapBufferAtOffset(properties)));
-            assertThat(viaBuffer).as("ByteBuffer entry point for %s", input).isEqualTo(candidateOutcome);
+        // ours first: upstream's remove/re-put may move WAIT within its bucket; the snapshot is
+        // also what a failure prints
+        final List<Map.Entry<String, String>> before = entries(properties);
+        final Supplier<String> input = () -> properties.getClass().getSimpleName() + describe(before);
+        final Persisted ours = Persisted.of(() -> candidate.persist(properties));
+        if (candidateIsOurs) {
+            assertThat(entries(properties)).as(() -> "map left untouched, WAIT included: " + input.get()).isEqualTo(before);
+            assertThat(Persisted.of(() -> viaHeapBufferAtOffset(properties)))
+                .as(() -> "ByteBuffer entry point for " + input.get()).isEqualTo(ours);
         }
-        final Outcome oracleOutcome = Outcome.of(() -> hex(oracle.persist(properties)));
-        assertThat(candidateOutcome).as("%s vs %s persisting %s", candidate, oracle, input).isEqualTo(oracleOutcome);
+        final Persisted upstream = Persisted.of(() -> oracle.persist(properties));
+        assertThat(ours).as(() -> candidate + " vs " + oracle + " persisting " + input.get()).isEqualTo(upstream);
     }
 
     private static byte[] viaHeapBufferAtOffset(Map<String, String> properties) {
@@ -60,16 +62,20 @@ class PersistedPropertiesDifferentialTest {
         return out;
     }
 
-    static String hex(byte[] bytes) {
-        return bytes.length + " bytes " + HexFormat.of().formatHex(bytes);
-    }
-
-    private static List<String> entries(Map<String, String> map) {
-        List<String> list = new ArrayList<>();
+    private static List<Map.Entry<String, String>> entries(Map<String, String> map) {
+        List<Map.Entry<String, String>> list = new ArrayList<>(map.size());
         for (Map.Entry<String, String> e : map.entrySet()) {
-            list.add(Escapes.escape(e.getKey()) + "=" + Escapes.escape(e.getValue()));
+            list.add(new SimpleImmutableEntry<>(e.getKey(), e.getValue()));
         }
         return list;
+    }
+
+    private static String describe(List<Map.Entry<String, String>> entries) {
+        StringBuilder sb = new StringBuilder("{");
+        for (Map.Entry<String, String> e : entries) {
+            sb.append(Escapes.escape(e.getKey())).append('=').append(Escapes.escape(e.getValue())).append(", ");
+        }
+        return sb.append('}').toString();
     }
 
     @Provide
