@@ -2,6 +2,9 @@ package io.hotpath.store;
 
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.rocketmq.common.message.MessageConst;
@@ -23,9 +26,10 @@ import org.apache.rocketmq.common.message.MessageConst;
  *       {@code \1} or {@code \2} inside a key or value is written raw;</li>
  *   <li>WAIT is skipped whatever its value ({@code "true"}, {@code "false"}, anything);</li>
  *   <li>{@code \2} separates entries but does not end the block;</li>
- *   <li>UTF-8 exactly as {@code String.getBytes(UTF_8)}: a surrogate pair becomes 4 bytes, an
- *       unpaired surrogate becomes {@code '?'}. Pairs never span two strings, because upstream's
- *       String puts a separator (or its end) after every key and value;</li>
+ *   <li>UTF-8 exactly as {@code String.getBytes(UTF_8)} of upstream's String: the block is laid
+ *       out as the same chars and encoded in one pass by the JDK's UTF-8 encoder, replacing
+ *       malformed input with {@code '?'}: a surrogate pair becomes 4 bytes, an unpaired surrogate
+ *       {@code '?'};</li>
  *   <li>a null map gives an empty block.</li>
  * </ul>
  *
@@ -44,8 +48,8 @@ public final class PersistedProperties {
     public static final int MAX_LENGTH = Short.MAX_VALUE;
 
     private static final String WAIT = MessageConst.PROPERTY_WAIT_STORE_MSG_OK;
-    private static final byte NAME_VALUE_SEPARATOR = 1;
-    private static final byte PROPERTY_SEPARATOR = 2;
+    private static final char NAME_VALUE_SEPARATOR = 1;
+    private static final char PROPERTY_SEPARATOR = 2;
     private static final byte[] EMPTY = new byte[0];
 
     private PersistedProperties() {
@@ -60,7 +64,7 @@ public final class PersistedProperties {
         if (properties == null) {
             return EMPTY;
         }
-        final ScratchBytes scratch = ScratchBytes.acquire();
+        final EncodeScratch scratch = EncodeScratch.acquire();
         try {
             final int length = encode(properties, scratch);
             return length == 0 ? EMPTY : Arrays.copyOf(scratch.bytes, length);
@@ -78,7 +82,7 @@ public final class PersistedProperties {
         if (properties == null) {
             return 0;
         }
-        final ScratchBytes scratch = ScratchBytes.acquire();
+        final EncodeScratch scratch = EncodeScratch.acquire();
         try {
             final int length = encode(properties, scratch);
             target.put(scratch.bytes, 0, length); // bulk put: all or nothing
@@ -88,8 +92,13 @@ public final class PersistedProperties {
         }
     }
 
-    private static int encode(Map<String, String> properties, ScratchBytes scratch) {
-        byte[] dst = scratch.bytes;
+    /**
+     * Lays the block out as chars, as upstream's StringBuilder would hold it, then UTF-8-encodes
+     * it in one call: the JDK's encoder copies ASCII runs with an intrinsic, where a per-char loop
+     * over Strings cannot. Returns the byte length; the bytes are in {@code scratch.bytes}.
+     */
+    private static int encode(Map<String, String> properties, EncodeScratch scratch) {
+        char[] chars = scratch.chars;
         int pos = 0;
         // same iteration, same getKey/getValue calls and casts as upstream, so a hostile map
         // fails with the same exception
@@ -100,59 +109,46 @@ public final class PersistedProperties {
                 continue;
             }
             final String written = name == null ? "null" : name; // StringBuilder.append(null)
-            // at most 3 bytes per char (a 4-byte pair is 2 chars), plus both separators
-            final long worst = pos + 3L * (written.length() + value.length()) + 2;
-            if (worst > dst.length) {
-                dst = scratch.grow(pos, worst);
+            final int nameLength = written.length();
+            final int valueLength = value.length();
+            final long needed = (long) pos + nameLength + valueLength + 2;
+            if (needed > chars.length) {
+                chars = scratch.grow(pos, needed);
             }
             if (pos > 0) {
                 // every entry writes at least its \1, so pos > 0 means one was written before
-                dst[pos++] = PROPERTY_SEPARATOR;
+                chars[pos++] = PROPERTY_SEPARATOR;
             }
-            pos = writeUtf8(written, dst, pos);
-            dst[pos++] = NAME_VALUE_SEPARATOR;
-            pos = writeUtf8(value, dst, pos);
+            written.getChars(0, nameLength, chars, pos);
+            pos += nameLength;
+            chars[pos++] = NAME_VALUE_SEPARATOR;
+            value.getChars(0, valueLength, chars, pos);
+            pos += valueLength;
         }
-        return pos;
+        return pos == 0 ? 0 : toUtf8(scratch, pos);
     }
 
-    /** Capacity was checked by the caller; the ASCII loop stays small so it inlines. */
-    private static int writeUtf8(String s, byte[] dst, int pos) {
-        final int len = s.length();
-        for (int i = 0; i < len; i++) {
-            final char c = s.charAt(i);
-            if (c >= 0x80) {
-                return writeNonAscii(s, i, dst, pos);
-            }
-            dst[pos++] = (byte) c;
+    /** UTF-8 of {@code scratch.chars[0, length)} into {@code scratch.bytes}; returns the byte count. */
+    private static int toUtf8(EncodeScratch scratch, int length) {
+        final CharBuffer in = scratch.charBuffer;
+        final ByteBuffer out = scratch.byteBuffer;
+        in.clear();
+        in.limit(length);
+        out.clear();
+        final CharsetEncoder encoder = scratch.encoder;
+        encoder.reset();
+        // bytes hold 3 per char, so neither call can overflow; REPLACE never reports an error
+        CoderResult result = encoder.encode(in, out, true);
+        if (result.isUnderflow()) {
+            result = encoder.flush(out);
         }
-        return pos;
+        if (!result.isUnderflow()) {
+            throw encoderFailed(result);
+        }
+        return out.position();
     }
 
-    /** From the first non-ASCII char on, as {@code String.getBytes(UTF_8)} encodes it. */
-    private static int writeNonAscii(String s, int from, byte[] dst, int pos) {
-        final int len = s.length();
-        for (int i = from; i < len; i++) {
-            final char c = s.charAt(i);
-            if (c < 0x80) {
-                dst[pos++] = (byte) c;
-            } else if (c < 0x800) {
-                dst[pos++] = (byte) (0xc0 | (c >> 6));
-                dst[pos++] = (byte) (0x80 | (c & 0x3f));
-            } else if (!Character.isSurrogate(c)) {
-                dst[pos++] = (byte) (0xe0 | (c >> 12));
-                dst[pos++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-                dst[pos++] = (byte) (0x80 | (c & 0x3f));
-            } else if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
-                final int cp = Character.toCodePoint(c, s.charAt(++i));
-                dst[pos++] = (byte) (0xf0 | (cp >> 18));
-                dst[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-                dst[pos++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-                dst[pos++] = (byte) (0x80 | (cp & 0x3f));
-            } else {
-                dst[pos++] = '?'; // unpaired surrogate: the UTF-8 encoder's replacement
-            }
-        }
-        return pos;
+    private static IllegalStateException encoderFailed(CoderResult result) {
+        return new IllegalStateException("UTF-8 encoder returned " + result);
     }
 }
