@@ -1,0 +1,154 @@
+package io.hotpath.store;
+
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.rocketmq.common.message.MessageConst;
+
+/**
+ * The properties block of a CommitLog record, written straight from the message's property map
+ * as UTF-8 bytes, without WAIT and without a trailing separator. For the Apache RocketMQ
+ * <b>4.9.0</b> broker it replaces {@code MessageDecoder.messageProperties2String(map)} followed
+ * by {@code getBytes(UTF_8)} in {@code CommitLog.DefaultAppendMessageCallback#doAppend}, on every
+ * path that persists a message (see this module's README).
+ *
+ * <p>The bytes equal what upstream <b>4.9.8</b> stores on its single-message send path
+ * ({@code SendMessageProcessor#asyncSendMessage} removes WAIT from the map, calls
+ * {@code messageProperties2String}, puts WAIT back; {@code CommitLog.MessageExtEncoder#encode}
+ * calls {@code getBytes(UTF_8)}). Quirks of that path kept on purpose:
+ * <ul>
+ *   <li>entries follow the map's iteration order; a null value skips the entry; a null key is
+ *       written as {@code "null"}; empty keys and values are written; nothing is escaped, so a
+ *       {@code \1} or {@code \2} inside a key or value is written raw;</li>
+ *   <li>WAIT is skipped whatever its value ({@code "true"}, {@code "false"}, anything);</li>
+ *   <li>{@code \2} separates entries but does not end the block;</li>
+ *   <li>UTF-8 exactly as {@code String.getBytes(UTF_8)} of upstream's String: the block is laid
+ *       out as the same chars and encoded in one pass by the JDK's UTF-8 encoder, replacing
+ *       malformed input with {@code '?'}: a surrogate pair becomes 4 bytes, an unpaired surrogate
+ *       {@code '?'};</li>
+ *   <li>a null map gives an empty block.</li>
+ * </ul>
+ *
+ * <p>Unlike 4.9.8 the map is never modified: the broker still reads WAIT
+ * ({@code isWaitStoreMsgOK()}) after encoding. 4.9.8's remove and re-put moves WAIT to the end of
+ * its HashMap bucket; skipping it leaves every other entry where removal would, so the bytes are
+ * the same.
+ *
+ * <p>The 32767-byte limit ({@link #MAX_LENGTH}) is checked by the caller on the returned length,
+ * as 4.9.8 checks {@code propertiesData.length}: a UTF-8 block is never shorter than its String,
+ * so this one check covers 4.9.x's separate {@code String.length()} check as well.
+ */
+public final class PersistedProperties {
+
+    /** Largest properties block a CommitLog record can hold: its length field is a signed short. */
+    public static final int MAX_LENGTH = Short.MAX_VALUE;
+
+    private static final String WAIT = MessageConst.PROPERTY_WAIT_STORE_MSG_OK;
+    private static final char NAME_VALUE_SEPARATOR = 1;
+    private static final char PROPERTY_SEPARATOR = 2;
+    private static final byte[] EMPTY = new byte[0];
+
+    private PersistedProperties() {
+    }
+
+    /**
+     * The block as a new array of exactly its length (possibly more than {@link #MAX_LENGTH}; the
+     * caller rejects those). Equals 4.9.8's
+     * {@code messageProperties2String(properties without WAIT).getBytes(UTF_8)}.
+     */
+    public static byte[] messageProperties2Bytes(Map<String, String> properties) {
+        if (properties == null) {
+            return EMPTY;
+        }
+        final EncodeScratch scratch = EncodeScratch.acquire();
+        try {
+            final int length = encode(properties, scratch);
+            return length == 0 ? EMPTY : Arrays.copyOf(scratch.bytes, length);
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Writes the block at {@code target}'s position and advances it; returns the number of bytes
+     * written. If fewer bytes remain, throws {@link BufferOverflowException} and leaves the buffer
+     * unchanged.
+     */
+    public static int encode(Map<String, String> properties, ByteBuffer target) {
+        if (properties == null) {
+            return 0;
+        }
+        final EncodeScratch scratch = EncodeScratch.acquire();
+        try {
+            final int length = encode(properties, scratch);
+            target.put(scratch.bytes, 0, length); // bulk put: all or nothing
+            return length;
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Lays the block out as chars, as upstream's StringBuilder would hold it, then UTF-8-encodes
+     * it in one call: the JDK's encoder copies ASCII runs with an intrinsic, where a per-char loop
+     * over Strings cannot. Returns the byte length; the bytes are in {@code scratch.bytes}.
+     */
+    private static int encode(Map<String, String> properties, EncodeScratch scratch) {
+        char[] chars = scratch.chars;
+        int pos = 0;
+        // same iteration, same getKey/getValue calls and casts as upstream, so a hostile map
+        // fails with the same exception
+        for (final Map.Entry<String, String> entry : properties.entrySet()) {
+            final String name = entry.getKey();
+            final String value = entry.getValue();
+            if (value == null || WAIT.equals(name)) {
+                continue;
+            }
+            final String written = name == null ? "null" : name; // StringBuilder.append(null)
+            final int nameLength = written.length();
+            final int valueLength = value.length();
+            final long needed = (long) pos + nameLength + valueLength + 2;
+            if (needed > chars.length) {
+                chars = scratch.grow(pos, needed);
+            }
+            if (pos > 0) {
+                // every entry writes at least its \1, so pos > 0 means one was written before
+                chars[pos++] = PROPERTY_SEPARATOR;
+            }
+            written.getChars(0, nameLength, chars, pos);
+            pos += nameLength;
+            chars[pos++] = NAME_VALUE_SEPARATOR;
+            value.getChars(0, valueLength, chars, pos);
+            pos += valueLength;
+        }
+        return pos == 0 ? 0 : toUtf8(scratch, pos);
+    }
+
+    /** UTF-8 of {@code scratch.chars[0, length)} into {@code scratch.bytes}; returns the byte count. */
+    private static int toUtf8(EncodeScratch scratch, int length) {
+        final CharBuffer in = scratch.charBuffer;
+        final ByteBuffer out = scratch.byteBuffer;
+        in.clear();
+        in.limit(length);
+        out.clear();
+        final CharsetEncoder encoder = scratch.encoder;
+        encoder.reset();
+        // bytes hold 3 per char, so neither call can overflow; REPLACE never reports an error
+        CoderResult result = encoder.encode(in, out, true);
+        if (result.isUnderflow()) {
+            result = encoder.flush(out);
+        }
+        if (!result.isUnderflow()) {
+            throw encoderFailed(result);
+        }
+        return out.position();
+    }
+
+    private static IllegalStateException encoderFailed(CoderResult result) {
+        return new IllegalStateException("UTF-8 encoder returned " + result);
+    }
+}
