@@ -12,7 +12,8 @@ source "$HOTPATH_ROOT/bin/lib/common.sh"
 
 E2E="$HOTPATH_ROOT/e2e"
 RUN_ROOT="$E2E/target/e2e"
-MAIN=io.hotpath.e2e.ClusterSmoke
+# bin/lib/campaign.sh runs its controller (io.hotpath.e2e.Campaign) through this same launcher
+MAIN="${HOTPATH_E2E_MAIN:-io.hotpath.e2e.ClusterSmoke}"
 
 netns=true
 help=false
@@ -108,7 +109,7 @@ trap - INT TERM HUP
 
 # Safety net for the case the controller could not clean up (e.g. it was SIGKILLed with --no-netns):
 # anything still running whose command line names this run's directories is ours; stop it by PID.
-leftovers="$(pgrep -f -- "$RUN_ROOT/$stamp-" 2>/dev/null | grep -vx "$$" || true)"
+leftovers="$( (pgrep -f -- "$RUN_ROOT/$stamp-"; pgrep -f -- "$RUN_ROOT/campaign-$stamp/") 2>/dev/null | grep -vx "$$" || true)"
 if [ -n "$leftovers" ]; then
   for pid in $leftovers; do kill -KILL "$pid" 2>/dev/null || true; done
   die "processes of this run were still running after the controller exited and were killed: $(echo $leftovers)"

@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code bin/hotpath smoke}: for each requested distribution, start a fresh 2m-2s cluster
@@ -33,6 +34,8 @@ import java.util.List;
 public final class ClusterSmoke {
 
     public static final String TOPIC = "hotpath_smoke";
+    /** Topic of the discarded warm-up load of a campaign round. */
+    public static final String WARMUP_LOAD_TOPIC = "hotpath_warmup_load";
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(1);
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
@@ -59,7 +62,7 @@ public final class ClusterSmoke {
      * Tells bin/lib/smoke.sh that this JVM finished on its own: without the file, a non-zero exit
      * means it was killed, which the script reports as such.
      */
-    private static void recordExitCode(int code) {
+    static void recordExitCode(int code) {
         String file = System.getProperty("hotpath.e2e.exitFile");
         // the script creates the directory only for real runs, not for --help
         if (file != null && Files.isDirectory(Path.of(file).getParent())) {
@@ -71,21 +74,40 @@ public final class ClusterSmoke {
         }
     }
 
+    /** Where a controller (smoke or campaign) runs: set by bin/lib/smoke.sh, with defaults for a direct run. */
+    record ControllerContext(Path projectRoot, Path runRoot, String stamp) {
+    }
+
+    /** The body of a controller: true when every run passed. */
+    interface ControllerBody {
+        boolean run(ControllerContext context) throws Exception;
+    }
+
     /** Runs the smoke and returns the exit code; never throws. */
     public static int run(String... args) {
+        return runController(context -> {
+            SmokeOptions options = SmokeOptions.parse(args);
+            if (options.help()) {
+                System.out.println(SmokeOptions.USAGE);
+                return true;
+            }
+            ClientLogging.logTo(context.runRoot().resolve(context.stamp() + "-client").resolve("logs"));
+            return new ClusterSmoke(options, context.projectRoot(), context.runRoot(), context.stamp()).runAll();
+        });
+    }
+
+    /**
+     * Runs a controller and maps its outcome to the exit code: 0 passed, 1 failed or a run error (one line,
+     * the stack trace in a file next to the runs), 2 bad input ({@link UsageException}). Never throws.
+     */
+    static int runController(ControllerBody body) {
         Path projectRoot = Path.of(System.getProperty("hotpath.root", ".")).toAbsolutePath().normalize();
         Path runRoot = Path.of(System.getProperty("hotpath.e2e.runRoot", projectRoot.resolve("e2e/target/e2e").toString()))
                 .toAbsolutePath().normalize();
         String stamp = System.getProperty("hotpath.e2e.stamp",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         try {
-            SmokeOptions options = SmokeOptions.parse(args);
-            if (options.help()) {
-                System.out.println(SmokeOptions.USAGE);
-                return 0;
-            }
-            ClientLogging.logTo(runRoot.resolve(stamp + "-client").resolve("logs"));
-            return new ClusterSmoke(options, projectRoot, runRoot, stamp).runAll() ? 0 : 1;
+            return body.run(new ControllerContext(projectRoot, runRoot, stamp)) ? 0 : 1;
         } catch (UsageException e) {
             Console.error(e.getMessage());
             return 2;
@@ -104,7 +126,7 @@ public final class ClusterSmoke {
                 .map(spec -> Distribution.resolve(spec, projectRoot)).toList();
         ClusterLayout layout = new ClusterLayout(options.basePort());
         layout.checkPortsFree();
-        checkNetwork();
+        checkNetwork(options.privateNetwork());
 
         List<SmokeResult> results = new ArrayList<>();
         for (Distribution distribution : distributions) {
@@ -128,30 +150,71 @@ public final class ClusterSmoke {
     }
 
     private SmokeResult runOne(Distribution distribution, ClusterLayout layout) throws IOException, InterruptedException {
+        // one run id for every distribution of this smoke: --dist both then sends the same corpus to each
+        return runRound(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, layout, options, 0);
+    }
+
+    /**
+     * One run on a fresh cluster in {@code runDir}: boot, an optional warm-up load of {@code warmupSeconds}
+     * on its own topic (discarded: neither measured nor verified), the measured load with the fault of
+     * {@code options}, the read-back of everything acknowledged, stop; the stores are deleted after a pass
+     * unless {@code --keep-store}. Also the unit the campaign repeats.
+     *
+     * <p>{@code runId} seeds the message corpus and is stored in every message: arms that are compared must
+     * share it, or their messages differ in content and size (a flavor name in it alone moves CommitLog
+     * bytes per message by its length).
+     */
+    static SmokeResult runRound(Path runDir, String runId, Distribution distribution, ClusterLayout layout, SmokeOptions options,
+                                int warmupSeconds) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        String runId = stamp + "-" + distribution.flavor();
-        Path runDir = runRoot.resolve(runId);
         Files.createDirectories(runDir);
         SeededMessages messages = new SeededMessages(TOPIC, runId, options.bodySize());
+        List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
+        brokerJvm.addAll(options.brokerJvmOptions());
         LoadResult load;
         DeliveryAudit.DeliveryReport delivery;
         double bootSeconds;
-        LocalCluster cluster = new LocalCluster(distribution, layout, runDir, List.of());
+        RunMetrics metrics;
+        LocalCluster cluster = new LocalCluster(distribution, layout, runDir, List.of(), brokerJvm);
+        LoadWindowRecorder window = new LoadWindowRecorder(cluster, runDir);
         try (cluster) {
             cluster.start(BOOT_TIMEOUT);
             bootSeconds = (System.nanoTime() - start) / 1e9;
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
-            Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads",
-                    options.messages(), options.bodySize(), TOPIC, options.queuesPerMaster(), layout.brokerNames(), options.threads());
-            load = new LoadProducer(cluster.namesrvAddress(),
-                    new LoadProducer.LoadSpec(messages, options.messages(), options.threads())).run();
+            if (warmupSeconds > 0) {
+                warmUp(cluster, runId, options, warmupSeconds);
+            }
+            // "sending N messages" is read by the profiling module (ClusterSession): keep its shape
+            Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads%s",
+                    options.messages(), options.bodySize(), TOPIC, options.queuesPerMaster(), layout.brokerNames(), options.threads(),
+                    loadShape(options));
+            try (FaultTimer ignored = FaultTimer.schedule(options, cluster)) {
+                load = new LoadProducer(cluster.namesrvAddress(),
+                        new LoadProducer.LoadSpec(messages, options.messages(), options.threads(), options.seconds(), options.rate()),
+                        window).run();
+            }
             Console.progress("sent %d: acked %d, failed %d in %.1f s; reading every queue back", load.sent(), load.acked(),
                     load.failed(), load.seconds());
+            // the brokers' JFR allocation counters tick every second: the sample after the load must not see the read-back
+            Thread.sleep(BrokerFlightRecording.SETTLE.toMillis());
             cluster.checkAlive();
-            delivery = new Verifier(cluster.namesrvAddress(), VERIFY_TIMEOUT).verify(messages, load.ledger());
+            if (options.fault() != FaultScenario.RESTART_CLUSTER) {
+                delivery = new Verifier(cluster.namesrvAddress(), VERIFY_TIMEOUT).verify(messages, load.ledger());
+            } else {
+                delivery = null;
+            }
+        }
+        // after the stop: the JFR recordings are written on exit, and no broker writes the CommitLog any more
+        metrics = collectMetrics(cluster, window, load);
+        if (delivery == null) {
+            Console.progress("fault: whole cluster stopped after the load; starting it again on the same stores");
+            try (LocalCluster restarted = new LocalCluster(distribution, layout, runDir, List.of(), brokerJvm)) {
+                restarted.start(BOOT_TIMEOUT);
+                delivery = new Verifier(restarted.namesrvAddress(), VERIFY_TIMEOUT).verify(messages, load.ledger());
+            }
         }
         SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, delivery,
-                bootSeconds, (System.nanoTime() - start) / 1e9);
+                bootSeconds, (System.nanoTime() - start) / 1e9, metrics);
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }
@@ -159,18 +222,89 @@ public final class ClusterSmoke {
         return result;
     }
 
+    /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */
+    private static void warmUp(LocalCluster cluster, String runId, SmokeOptions options, int seconds) throws InterruptedException {
+        cluster.createTopic(WARMUP_LOAD_TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
+        Console.progress("warming up for %d s on %s (discarded)", seconds, WARMUP_LOAD_TOPIC);
+        SeededMessages warmup = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
+        int capacity = (int) Math.min(50_000_000L, (long) seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
+        LoadResult result = new LoadProducer(cluster.namesrvAddress(),
+                new LoadProducer.LoadSpec(warmup, capacity, options.threads(), seconds, options.rate())).run();
+        Console.progress("warm-up done: %d acked, %d failed", result.acked(), result.failed());
+    }
+
+    /** Fires a mid-run {@link FaultScenario} half-way through the load on a thread of its own. */
+    private static final class FaultTimer implements AutoCloseable {
+        private final Thread thread;
+        private final AtomicBoolean fired;
+
+        private FaultTimer(Thread thread, AtomicBoolean fired) {
+            this.thread = thread;
+            this.fired = fired;
+        }
+
+        static FaultTimer schedule(SmokeOptions options, LocalCluster cluster) {
+            if (!options.fault().midRun()) {
+                return new FaultTimer(null, new AtomicBoolean());
+            }
+            long delayMillis = options.timed() ? options.seconds() * 500L : FaultScenario.COUNT_RUN_DELAY.toMillis();
+            AtomicBoolean fired = new AtomicBoolean();
+            Thread thread = new Thread(() -> {
+                try {
+                    Thread.sleep(delayMillis);
+                    fired.set(true);
+                    options.fault().inject(cluster);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    Console.warn("fault " + options.fault().option() + " failed: " + e.getMessage());
+                }
+            }, "hotpath-fault");
+            thread.setDaemon(true);
+            thread.start();
+            return new FaultTimer(thread, fired);
+        }
+
+        /** A fault still waiting when the load ends early is cancelled; one in progress (a restart) is waited for. */
+        @Override
+        public void close() throws InterruptedException {
+            if (thread != null) {
+                if (!fired.get()) {
+                    thread.interrupt();
+                }
+                thread.join(Duration.ofMinutes(3).toMillis());
+            }
+        }
+    }
+
+    /** ", stopping after 60 s, paced at 6000 msg/s" or "" for a plain count-bounded, unpaced run. */
+    private static String loadShape(SmokeOptions options) {
+        String shape = options.timed() ? ", stopping after " + options.seconds() + " s" : "";
+        return options.rate() > 0 ? shape + ", paced at " + options.rate() + " msg/s" : shape;
+    }
+
+    /** Cost figures are a report, not the verdict: if they cannot be read the run still counts, without them. */
+    private static RunMetrics collectMetrics(LocalCluster cluster, LoadWindowRecorder window, LoadResult load) {
+        try {
+            return RunMetrics.collect(cluster, window, load.acked(), TOPIC);
+        } catch (IOException | RuntimeException e) {
+            Console.warn("cost figures unavailable for " + cluster.runDir() + ": " + e);
+            return null;
+        }
+    }
+
     /**
      * Refuses to run brokers where they would be reachable from outside: with a non-loopback
      * interface up we are not in the private namespace, and only {@code --no-netns} allows that.
      */
-    private void checkNetwork() throws SocketException {
+    static void checkNetwork(boolean privateNetwork) throws SocketException {
         List<String> external = Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
-                .filter(this::isUpAndNotLoopback).map(NetworkInterface::getName).toList();
+                .filter(ClusterSmoke::isUpAndNotLoopback).map(NetworkInterface::getName).toList();
         if (external.isEmpty()) {
             Console.progress("private network namespace: only loopback is up, so the cluster is reachable from this run alone");
             return;
         }
-        if (options.privateNetwork()) {
+        if (privateNetwork) {
             throw new UsageException("not in a private network namespace (interfaces " + external + " are up) and --no-netns"
                     + " not given: RocketMQ 4.9.0 brokers listen on all interfaces; run through bin/hotpath smoke");
         }
@@ -178,7 +312,7 @@ public final class ClusterSmoke {
                 + external + " of this host while the smoke runs");
     }
 
-    private boolean isUpAndNotLoopback(NetworkInterface nic) {
+    private static boolean isUpAndNotLoopback(NetworkInterface nic) {
         try {
             return nic.isUp() && !nic.isLoopback();
         } catch (SocketException e) {
@@ -187,7 +321,7 @@ public final class ClusterSmoke {
     }
 
     /** Writes the stack trace next to the runs and says where, keeping the terminal to one line. */
-    private static String stackTraceNote(Throwable e, Path runRoot, String stamp) {
+    static String stackTraceNote(Throwable e, Path runRoot, String stamp) {
         try {
             StringWriter trace = new StringWriter();
             e.printStackTrace(new PrintWriter(trace));

@@ -7,7 +7,17 @@ import java.util.Map;
  * upstream's benchmark Producer prints (send TPS, average and max RT of successful sends) plus
  * percentiles and failure reasons.
  */
-public record LoadResult(SendLedger ledger, long elapsedNanos) {
+public record LoadResult(SendLedger ledger, long elapsedNanos, long maxScheduleLagNanos) {
+
+    /** An unpaced load: no schedule, so no lag ({@code maxScheduleLagNanos} -1). */
+    public LoadResult(SendLedger ledger, long elapsedNanos) {
+        this(ledger, elapsedNanos, -1);
+    }
+
+    /** With {@code --rate}: how late the latest send started against its slot; large means the cluster could not keep the rate. */
+    public double maxScheduleLagMillis() {
+        return maxScheduleLagNanos < 0 ? -1 : maxScheduleLagNanos / 1e6;
+    }
 
     public long sent() {
         return ledger.completed();

@@ -48,16 +48,24 @@ public final class LocalCluster implements AutoCloseable {
     private final ClusterLayout layout;
     private final Path runDir;
     private final List<String> extraJvmOptions;
+    private final List<String> brokerJvmOptions;
     private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
     private final Thread shutdownHook = new Thread(this::stopOnShutdown, "hotpath-cluster-shutdown");
     private boolean hookInstalled;
     private boolean stopping;
 
     public LocalCluster(Distribution distribution, ClusterLayout layout, Path runDir, List<String> extraJvmOptions) {
+        this(distribution, layout, runDir, extraJvmOptions, List.of());
+    }
+
+    /** {@code extraJvmOptions} go to every node, {@code brokerJvmOptions} after them to the four brokers only. */
+    public LocalCluster(Distribution distribution, ClusterLayout layout, Path runDir, List<String> extraJvmOptions,
+                        List<String> brokerJvmOptions) {
         this.distribution = distribution;
         this.layout = layout;
         this.runDir = runDir.toAbsolutePath().normalize();
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
+        this.brokerJvmOptions = List.copyOf(brokerJvmOptions);
         if (this.runDir.toString().chars().anyMatch(Character::isWhitespace)) {
             // bin/mqbroker splits JAVA_OPTS on whitespace: -Duser.home=<dir> must be one word
             throw new UsageException("the run directory " + this.runDir + " contains whitespace, which the distribution's"
@@ -160,11 +168,46 @@ public final class LocalCluster implements AutoCloseable {
         // (and the JVM's stale-file cleanup could delete) the files of unrelated JVMs on the host
         javaOptions.add("-XX:+PerfDisableSharedMem");
         javaOptions.addAll(extraJvmOptions);
+        if (node.brokerName() != null) {
+            javaOptions.addAll(brokerJvmOptions);
+        }
         List<String> command = List.of("bash", script.toString(), "-c", configFile.toString());
         ManagedProcess process = ManagedProcess.start(node.name(), command,
                 Map.of("JAVA_OPTS", String.join(" ", javaOptions)), FOREIGN_ENV, dir, dir.resolve("stdout.log"));
         processes.put(node.name(), process);
         Console.progress("started %s (pid %d, port %d)", node.name(), process.pid(), node.listenPort());
+    }
+
+    /**
+     * kill -9 of one node (fault scenarios): it leaves the set {@link #checkAlive()} watches until
+     * {@link #restartNode} brings it back.
+     */
+    public void killNode(String name) {
+        ManagedProcess process;
+        synchronized (this) {
+            process = process(name);
+            processes.remove(name);
+        }
+        process.kill();
+        if (!process.awaitExit(Duration.ofSeconds(10))) {
+            throw new ClusterException("kill -9 of " + process + " did not end it within 10 s");
+        }
+        Console.progress("fault: killed %s with SIGKILL (exit %d)", process, process.exitCode());
+    }
+
+    /** Starts a killed broker again on its config and store (recovery from the abort file), and waits until it listens. */
+    public void restartNode(String name, Duration timeout) {
+        ClusterLayout.Node node = layout.brokers().stream().filter(n -> n.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no broker " + name));
+        synchronized (this) {
+            if (processes.containsKey(name)) {
+                throw new IllegalStateException(name + " is still running");
+            }
+        }
+        startNode(node, distribution.brokerScript(),
+                layout.brokerConfig(node, distribution.defaultConfig(node.name()), nodeDir(node)));
+        awaitListening(node, System.nanoTime() + timeout.toNanos());
+        Console.progress("fault: %s restarted and listening", name);
     }
 
     private void awaitListening(ClusterLayout.Node node, long deadline) {

@@ -8,11 +8,26 @@ import java.util.List;
  * with one line saying what was wrong.
  */
 public record SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
-                           int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
+                           int basePort, boolean privateNetwork, boolean keepStore, boolean help,
+                           int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault) {
+
+    /** The options of the smoke before the load-shape ones existed: count-bounded, unpaced, default broker JVM. */
+    public SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
+                        int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
+        this(distributions, messages, threads, bodySize, queuesPerMaster, basePort, privateNetwork, keepStore, help,
+                0, 0, List.of(), FaultScenario.NONE);
+    }
+
+    /** True when {@code --seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */
+    public boolean timed() {
+        return seconds > 0;
+    }
 
     public static final String USAGE = """
             usage: bin/hotpath smoke [--dist stock|patched|both|<dir>] [-n messages] [-w threads] [-s bodyBytes]
-                                     [-t queues] [--base-port P] [--keep-store] [--no-netns]
+                                     [-t queues] [--seconds S] [--rate R] [--broker-jvm-opts "..."]
+                                     [--fault none|kill-slave|kill-master|restart-cluster]
+                                     [--base-port P] [--keep-store] [--no-netns]
 
             Starts a 2m-2s RocketMQ 4.9.0 cluster (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
@@ -26,17 +41,31 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
               -w N            sender threads                                              [default: 16]
               -s N            body size in bytes                                          [default: 1024]
               -t N            queues of the test topic on each master                     [default: 8]
+              --seconds S     send for S seconds instead of a count; -n then caps the messages (default
+                              S x 30000, above what this machine can take)
+              --rate R        paced sends: R msg/s in total on a fixed schedule; a late sender catches up
+                              (never skips a slot), so the offered load stays R msg/s         [default: unpaced]
+              --broker-jvm-opts "O"
+                              extra JVM options for the four brokers (whitespace-separated, no spaces
+                              inside one option), e.g. "-XX:+UseParallelGC -Xms2g -Xmx2g"
+              --fault F       kill-slave: kill -9 broker-a's slave half-way (broker-a then answers
+                              SLAVE_NOT_AVAILABLE); kill-master: kill -9 broker-a half-way and restart it 3 s
+                              later; restart-cluster: restart all five JVMs between load and read-back.
+                              Half-way: of --seconds, or 5 s into a -n run. Zero-loss check as always.
               --base-port P   name server port; brokers use P+10..P+43                    [default: 19876]
               --keep-store    keep the brokers' stores after a passing run (always kept on failure)
               --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.0
                               binds its servers to 0.0.0.0, so the brokers are then reachable from outside
 
-            Runs go to e2e/target/e2e/<timestamp>-<flavor>/ (configs, logs, store, smoke-result.json).""";
+            Runs go to e2e/target/e2e/<timestamp>-<flavor>/ (configs, logs, store, smoke-result.json; the files load.started
+            and load.finished appear when sending starts and ends, for tools that sample the brokers meanwhile).""";
 
     public static final int DEFAULT_MESSAGES = 20_000;
     public static final int DEFAULT_THREADS = 16;
     public static final int DEFAULT_BODY_SIZE = 1024;
     public static final int DEFAULT_QUEUES = 8;
+    /** Ledger capacity per second of a {@code --seconds} run without {@code -n}: ~3x the saturated TPS seen here. */
+    public static final int TIMED_CAPACITY_PER_SECOND = 30_000;
     /** The client's default maxMessageSize: larger bodies are rejected before they are sent. */
     public static final int MAX_BODY_SIZE = 4 * 1024 * 1024;
 
@@ -50,6 +79,11 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         boolean privateNetwork = true;
         boolean keepStore = false;
         boolean help = false;
+        boolean messagesGiven = false;
+        int seconds = 0;
+        int rate = 0;
+        List<String> brokerJvmOptions = List.of();
+        FaultScenario fault = FaultScenario.NONE;
 
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -66,7 +100,14 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 case "--no-netns" -> privateNetwork = false;
                 case "--keep-store" -> keepStore = true;
                 case "--dist" -> distributions = distributions(value(option, inlineValue, rest));
-                case "-n", "--messages" -> messages = number(option, value(option, inlineValue, rest), 1, 50_000_000);
+                case "-n", "--messages" -> {
+                    messages = number(option, value(option, inlineValue, rest), 1, 50_000_000);
+                    messagesGiven = true;
+                }
+                case "--seconds" -> seconds = number(option, value(option, inlineValue, rest), 1, 24 * 3600);
+                case "--fault" -> fault = FaultScenario.parse(value(option, inlineValue, rest));
+                case "--rate" -> rate = number(option, value(option, inlineValue, rest), 1, 1_000_000);
+                case "--broker-jvm-opts" -> brokerJvmOptions = jvmOptions(rawValue(option, inlineValue, rest));
                 case "-w", "--threads" -> threads = number(option, value(option, inlineValue, rest), 1, 1024);
                 case "-s", "--body-size" -> bodySize = number(option, value(option, inlineValue, rest), 1, MAX_BODY_SIZE);
                 case "-t", "--queues" -> queues = number(option, value(option, inlineValue, rest), 1, 256);
@@ -77,7 +118,23 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                         : "unexpected argument '" + arg + "' for smoke (see bin/hotpath smoke --help)");
             }
         }
-        return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help);
+        if (seconds > 0 && !messagesGiven) {
+            messages = (int) Math.min(50_000_000L, (long) seconds * TIMED_CAPACITY_PER_SECOND);
+        }
+        return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
+                seconds, rate, brokerJvmOptions, fault);
+    }
+
+    /** bin/mqbroker splits JAVA_OPTS on whitespace, so an option can never contain a space; say so rather than split it. */
+    private static List<String> jvmOptions(String value) {
+        List<String> options = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+        for (String option : options) {
+            if (!option.startsWith("-")) {
+                throw new UsageException("--broker-jvm-opts: '" + option + "' is not a JVM option (each must start with '-';"
+                        + " options are separated by whitespace and cannot contain it)");
+            }
+        }
+        return options;
     }
 
     private static List<String> distributions(String value) {
@@ -97,7 +154,18 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         return rest.remove(0);
     }
 
-    private static int number(String option, String text, int min, int max) {
+    /** A value that itself starts with '-' (JVM options): the next argument, whatever it looks like. */
+    private static String rawValue(String option, String inlineValue, List<String> rest) {
+        if (inlineValue != null) {
+            return inlineValue;
+        }
+        if (rest.isEmpty()) {
+            throw new UsageException("option " + option + " needs a value (see bin/hotpath smoke --help)");
+        }
+        return rest.remove(0);
+    }
+
+    static int number(String option, String text, int min, int max) {
         long value;
         try {
             value = Long.parseLong(text);

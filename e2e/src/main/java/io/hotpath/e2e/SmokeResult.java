@@ -13,7 +13,13 @@ import java.util.stream.Collectors;
 
 /** One smoke run on one distribution: what was sent, what was read back, and the verdict. */
 public record SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
-                          DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
+                          DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds, RunMetrics metrics) {
+
+    /** Without cost figures ({@link #metrics()} null). */
+    public SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
+                       DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
+        this(flavor, distribution, runDir, options, load, delivery, bootSeconds, totalSeconds, null);
+    }
 
     public boolean passed() {
         return delivery.passed() && load.acked() > 0;
@@ -38,6 +44,14 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
                 delivery.storedNotOk(), delivery.storedAfterFailure(), delivery.foreign()));
         out.append(String.format(Locale.ROOT, "  lost %d, corrupt %d, misplaced %d; stored without WAIT %d%n",
                 delivery.lost(), delivery.corrupt(), delivery.misplaced(), delivery.withoutWait()));
+        if (load.maxScheduleLagNanos() >= 0) {
+            out.append(String.format(Locale.ROOT, "  paced at %d msg/s: latest send started %.1f ms after its slot%s%n",
+                    options.rate(), load.maxScheduleLagMillis(),
+                    load.maxScheduleLagMillis() > 1000 ? " (the cluster did not keep up with the rate)" : ""));
+        }
+        if (metrics != null) {
+            out.append(metrics.summaryLines());
+        }
         if (!load.ledger().attemptFailuresByReason().isEmpty()) {
             out.append("  failed attempts inside the client: ").append(load.ledger().attemptFailuresByReason()).append('\n');
         }
@@ -65,6 +79,12 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         row(rows, results, "TPS (acked/s)", r -> String.format(Locale.ROOT, "%.0f", r.load.tps()));
         row(rows, results, "RT avg / max (ms)", r -> String.format(Locale.ROOT, "%.2f / %.1f", r.load.avgRtMillis(), r.load.maxRtMillis()));
         row(rows, results, "RT p99 (ms)", r -> String.format(Locale.ROOT, "%.1f", r.load.rtPercentilesMillis().get("p99")));
+        row(rows, results, "master CPU us/msg (user / sys)", r -> r.metrics == null ? "n/a" : String.format(Locale.ROOT,
+                "%.1f / %.1f", r.metrics.masterUserMicrosPerMessage(), r.metrics.masterSystemMicrosPerMessage()));
+        row(rows, results, "master allocated B/msg", r -> r.metrics == null ? "n/a" : String.format(Locale.ROOT,
+                "%.0f", r.metrics.masterAllocatedBytesPerMessage()));
+        row(rows, results, "CommitLog B/msg", r -> r.metrics == null ? "n/a" : String.format(Locale.ROOT,
+                "%.1f", r.metrics.commitLogBytesPerMessage()));
         row(rows, results, "duplicates / stored unacked", r -> r.delivery.duplicates() + " / " + r.delivery.storedUnacked());
         row(rows, results, "lost / corrupt / misplaced", r -> r.delivery.lost() + " / " + r.delivery.corrupt() + " / " + r.delivery.misplaced());
         row(rows, results, "stored without WAIT", r -> Long.toString(r.delivery.withoutWait()));
@@ -112,6 +132,13 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
                 .add(field("duplicates", delivery.duplicates())).add(field("storedNotOk", delivery.storedNotOk()))
                 .add(field("storedAfterFailure", delivery.storedAfterFailure())).add(field("foreign", delivery.foreign()))
                 .add(field("storedWithoutWait", delivery.withoutWait()));
+        json.add(field("seconds", options.seconds())).add(field("rate", options.rate()))
+                .add(field("maxScheduleLagMs", load.maxScheduleLagMillis()));
+        json.add("\"brokerJvmOptions\": " + options.brokerJvmOptions().stream().map(SmokeResult::quote)
+                .collect(Collectors.joining(", ", "[", "]")));
+        if (metrics != null) {
+            metrics.addJsonFields(json);
+        }
         json.add(field("bootSeconds", bootSeconds)).add(field("totalSeconds", totalSeconds));
         Path file = runDir.resolve("smoke-result.json");
         Files.writeString(file, json.toString());

@@ -31,6 +31,42 @@ class SmokeOptionsTest {
     }
 
     @Test
+    void secondsBoundTheLoadByTimeWithACapacityAboveWhatTheMachineTakes() {
+        SmokeOptions options = SmokeOptions.parse("--seconds", "30");
+
+        assertThat(options.timed()).isTrue();
+        assertThat(options.seconds()).isEqualTo(30);
+        assertThat(options.messages()).isEqualTo(30 * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
+        assertThat(SmokeOptions.parse("--seconds", "30", "-n", "1000").messages()).isEqualTo(1000);
+    }
+
+    @Test
+    void rateAndBrokerJvmOptionsAreKeptAsGiven() {
+        SmokeOptions options = SmokeOptions.parse("--rate", "6000", "--broker-jvm-opts", "-Xms2g  -Xmx2g -XX:+UseParallelGC");
+
+        assertThat(options.rate()).isEqualTo(6000);
+        assertThat(options.brokerJvmOptions()).containsExactly("-Xms2g", "-Xmx2g", "-XX:+UseParallelGC");
+        assertThat(SmokeOptions.parse("--broker-jvm-opts=-Xmx2g").brokerJvmOptions()).containsExactly("-Xmx2g");
+    }
+
+    @Test
+    void rejectsBrokerJvmOptionsThatAreNotOptionsInOneLine() {
+        assertThatThrownBy(() -> SmokeOptions.parse("--broker-jvm-opts", "-Xmx2g Xms")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("'Xms' is not a JVM option");
+        assertThatThrownBy(() -> SmokeOptions.parse("--seconds", "0")).isInstanceOf(UsageException.class)
+                .hasMessage("--seconds must be between 1 and 86400, got 0");
+        assertThatThrownBy(() -> SmokeOptions.parse("--rate")).isInstanceOf(UsageException.class);
+    }
+
+    @Test
+    void faultIsNamedLikeItsOptionAndNoneByDefault() {
+        assertThat(SmokeOptions.parse().fault()).isEqualTo(FaultScenario.NONE);
+        assertThat(SmokeOptions.parse("--fault", "kill-master").fault()).isEqualTo(FaultScenario.KILL_MASTER);
+        assertThatThrownBy(() -> SmokeOptions.parse("--fault", "kill-all")).isInstanceOf(UsageException.class)
+                .hasMessage("--fault must be one of [none, kill-slave, kill-master, restart-cluster], got 'kill-all'");
+    }
+
+    @Test
     void bothMeansStockThenPatched() {
         assertThat(SmokeOptions.parse("--dist", "both").distributions()).containsExactly("stock", "patched");
     }

@@ -1,0 +1,119 @@
+package io.hotpath.e2e;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Walks a stopped broker's CommitLog record by record (the TOTALSIZE / MAGIC chain of RocketMQ 4.9.0's
+ * {@code CommitLog.doAppend}) and counts the records and bytes of one topic. The mapped files are
+ * preallocated (1 GiB), so their sizes say nothing; the chain ends at the first zero TOTALSIZE, and a
+ * BLANK record pads the tail of a full file. This is exact: it reads what the broker wrote.
+ */
+public final class CommitLogScan {
+
+    /** {@code MessageDecoder.MESSAGE_MAGIC_CODE} (CommitLog.MESSAGE_MAGIC_CODE in 4.9.0) */
+    static final int MESSAGE_MAGIC = -626843481;
+    /** {@code CommitLog.BLANK_MAGIC_CODE}: end-of-file padding */
+    static final int BLANK_MAGIC = -875286124;
+    private static final int BORNHOST_V6_FLAG = 1 << 4;
+    private static final int STOREHOST_V6_FLAG = 1 << 5;
+
+    /** Records and bytes of {@code topic}, and of all records, in one store. */
+    public record TopicBytes(long records, long bytes, long allRecords, long allBytes) {
+
+        public TopicBytes plus(TopicBytes other) {
+            return new TopicBytes(records + other.records, bytes + other.bytes, allRecords + other.allRecords,
+                    allBytes + other.allBytes);
+        }
+
+        public double bytesPerRecord() {
+            return records == 0 ? 0 : (double) bytes / records;
+        }
+    }
+
+    private CommitLogScan() {
+    }
+
+    /** Scans {@code <store>/commitlog}; a store that never got a message yields zeros. */
+    public static TopicBytes scan(Path store, String topic) throws IOException {
+        Path dir = store.resolve("commitlog");
+        if (!Files.isDirectory(dir)) {
+            return new TopicBytes(0, 0, 0, 0);
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            // file names are the 20-digit start offsets, so name order is log order
+            files = list.filter(Files::isRegularFile).sorted().toList();
+        }
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        TopicBytes total = new TopicBytes(0, 0, 0, 0);
+        for (Path file : files) {
+            ScanOfFile result = scanFile(file, wanted);
+            total = total.plus(result.bytes);
+            if (!result.full) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private record ScanOfFile(TopicBytes bytes, boolean full) {
+    }
+
+    private static ScanOfFile scanFile(Path file, byte[] topic) throws IOException {
+        long records = 0;
+        long bytes = 0;
+        long allRecords = 0;
+        long allBytes = 0;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            int pos = 0;
+            while (pos + 8 <= map.limit()) {
+                int totalSize = map.getInt(pos);
+                int magic = map.getInt(pos + 4);
+                if (magic == BLANK_MAGIC) {
+                    return new ScanOfFile(new TopicBytes(records, bytes, allRecords, allBytes), true);
+                }
+                if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
+                    break;
+                }
+                allRecords++;
+                allBytes += totalSize;
+                if (hasTopic(map, pos, topic)) {
+                    records++;
+                    bytes += totalSize;
+                }
+                pos += totalSize;
+            }
+        }
+        return new ScanOfFile(new TopicBytes(records, bytes, allRecords, allBytes), false);
+    }
+
+    /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length and the topic. */
+    private static boolean hasTopic(ByteBuffer map, int record, byte[] topic) {
+        int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
+        int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
+        int storeHost = (sysFlag & STOREHOST_V6_FLAG) == 0 ? 8 : 20;
+        int bodyLengthAt = record + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + bornHost + 8 + storeHost + 4 + 8;
+        int bodyLength = map.getInt(bodyLengthAt);
+        int topicLengthAt = bodyLengthAt + 4 + bodyLength;
+        int topicLength = map.get(topicLengthAt) & 0xFF;
+        if (topicLength != topic.length) {
+            return false;
+        }
+        for (int i = 0; i < topicLength; i++) {
+            if (map.get(topicLengthAt + 1 + i) != topic[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
