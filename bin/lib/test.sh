@@ -1,6 +1,10 @@
-# bin/hotpath test: what CI runs. Unit, contract and differential tests of every module (incl.
-# the patched upstream classes from the custom broker build), then a short 2m-2s smoke on the
-# patched distribution that fails on any lost message or leftover process.
+# bin/hotpath test: what CI runs.
+#   1. mvn install: unit, contract and differential suites of every module, incl. the suites run
+#      against the patched upstream classes from the custom broker build (broker-dist).
+#   2. The patched 2m-2s smoke with both masters profiled live (async-profiler attach): fails on
+#      any lost message or leftover process; the flame graphs must exist and show broker frames.
+#   3. A few-second JMH flame graph: must exist and show the benchmarked codec.
+#   4. campaign --ci: kill -9 a slave mid-run (zero loss), store upgrade/rollback stock <-> patched.
 set -euo pipefail
 source "$HOTPATH_ROOT/bin/lib/common.sh"
 
@@ -17,8 +21,45 @@ done
 require_jdk17
 require_mvn
 start=$(date +%s)
-info "1/2 tests: mvn install (all modules, differential suites at their CI sizes)"
+flames="$HOTPATH_ROOT/profiling/target/flamegraphs"
+
+# newest directory matching a glob under $flames, or nothing
+newest() { ls -1dt "$flames"/$1 2>/dev/null | head -n 1; }
+
+# fails unless every listed file exists, is non-empty and contains the pattern (grep -E)
+expect_frames() {
+  local pattern="$1"; shift
+  local f
+  for f in "$@"; do
+    [ -s "$f" ] || die "expected a non-empty profile at $f"
+    grep -Eq "$pattern" "$f" || die "profile $f has no frame matching '$pattern'"
+  done
+}
+
+info "1/4 tests: mvn install (all modules, differential suites at their CI sizes)"
 mvn_root install
-info "2/2 smoke: patched 2m-2s cluster, $smoke_messages messages"
-bash "$HOTPATH_ROOT/bin/lib/smoke.sh" --dist patched -n "$smoke_messages" -w 8 -s 1024 -t 8
+
+info "2/4 patched 2m-2s smoke ($smoke_messages messages) with both masters profiled"
+bash "$HOTPATH_ROOT/bin/lib/profile.sh" cluster --dist patched --warmup 3 --seconds 5 --messages "$smoke_messages"
+cluster_dir=$(newest 'cluster-patched-*')
+[ -n "$cluster_dir" ] || die "profile cluster wrote no directory under $flames"
+expect_frames 'org/apache/rocketmq/(broker|store|remoting)/' \
+  "$cluster_dir/broker-a-cpu.collapsed" "$cluster_dir/broker-b-cpu.collapsed" \
+  "$cluster_dir/broker-a-cpu.html" "$cluster_dir/broker-b-cpu.html"
+if ls "$HOTPATH_ROOT"/patches/4.9.0/0002-* >/dev/null 2>&1; then
+  # with the send-header patch, header decoding by reflection must be gone from the send path
+  bash "$HOTPATH_ROOT/bin/lib/profile.sh" check "$cluster_dir" --expect absent
+fi
+
+info "3/4 JMH flame graph of the properties codec (a few seconds)"
+bash "$HOTPATH_ROOT/bin/lib/profile.sh" jmh --bench '\.PropertiesEncodeBenchmark\.hotpath$' --param corpus=small5 \
+  --event cpu --warmup 1 --seconds 2
+jmh_dir=$(newest 'jmh-*')
+[ -n "$jmh_dir" ] || die "profile jmh wrote no directory under $flames"
+expect_frames 'PropertiesEncoder|messageProperties2String' \
+  "$jmh_dir"/PropertiesEncodeBenchmark.hotpath-*-cpu.collapsed "$jmh_dir"/PropertiesEncodeBenchmark.hotpath-*-cpu.html
+
+info "4/4 campaign --ci: slave killed mid-run, store upgrade and rollback"
+bash "$HOTPATH_ROOT/bin/lib/campaign.sh" --ci
+
 info "all tests passed in $(( $(date +%s) - start )) s"
