@@ -91,6 +91,40 @@ public final class BrokerDistBuilder {
         }
     }
 
+    /**
+     * The touched modules, each after the touched modules it depends on (its recorded 4.9.0
+     * classpath), so that each compiles against the patched jars of those: broker after store and
+     * common. Otherwise in patch order.
+     */
+    static List<String> buildOrder(java.util.Collection<String> modules, UpstreamLib lib) {
+        List<String> order = new ArrayList<>();
+        java.util.Set<String> visiting = new java.util.HashSet<>();
+        for (String module : modules) {
+            visit(module, modules, lib, order, visiting);
+        }
+        return order;
+    }
+
+    private static void visit(String module, java.util.Collection<String> modules, UpstreamLib lib, List<String> order,
+                              java.util.Set<String> visiting) {
+        if (order.contains(module)) {
+            return;
+        }
+        if (!visiting.add(module)) {
+            throw new DistBuildException("patched modules depend on each other in a cycle through " + module);
+        }
+        java.util.Set<String> deps = new java.util.HashSet<>();
+        for (Path jar : lib.moduleClasspath(module)) {
+            deps.add(jar.getFileName().toString());
+        }
+        for (String other : modules) {
+            if (!other.equals(module) && deps.contains(lib.moduleJar(other).getFileName().toString())) {
+                visit(other, modules, lib, order, visiting);
+            }
+        }
+        order.add(module);
+    }
+
     private Path buildPatched(String version, Path target, UpstreamLib lib, DistAssembler assembler) {
         Path patchesDir = path("--patches");
         PatchSeries series = PatchSeries.read(patchesDir);
@@ -119,10 +153,10 @@ public final class BrokerDistBuilder {
         ModuleJarBuilder jars = new ModuleJarBuilder(lib, target.resolve("upstream-build"));
         Map<String, Path> replacements = new HashMap<>();
         n = 0;
-        for (String module : series.modules()) {
+        for (String module : buildOrder(series.modules(), lib)) {
             long start = System.nanoTime();
             List<PatchSeries.Patch> touching = series.patches().stream().filter(p -> p.modules().contains(module)).toList();
-            Path jar = jars.build(tree, module, touching);
+            Path jar = jars.build(tree, module, touching, replacements);
             replacements.put(jar.getFileName().toString(), jar);
             n++;
             buildInfo.add("rebuilt." + n + "=lib/" + jar.getFileName());

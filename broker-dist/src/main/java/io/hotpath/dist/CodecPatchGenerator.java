@@ -98,6 +98,22 @@ public final class CodecPatchGenerator {
         String stockDecoder = readEntry(commonSourcesJar, "org/apache/rocketmq/common/message/MessageDecoder.java");
         String patchedDecoder = patchDecoder(stockDecoder);
 
+        Map<String, String> stock = Map.of(DECODER_PATH, stockDecoder);
+        Map<String, String> patched = new java.util.LinkedHashMap<>();
+        patched.put(DECODER_PATH, patchedDecoder);
+        for (String file : CODEC_FILES) {
+            patched.put(CODEC_DIR + file, readSource(codecSources.resolve("io/hotpath/codec").resolve(file)));
+        }
+        return formatPatch(stock, patched, DEFAULT_MESSAGE, existingPatch, workDir);
+    }
+
+    /**
+     * A git format-patch of the change from {@code stock} (repository path -> upstream text) to
+     * {@code patched} (changed and added files), by a fixed identity. {@code existingPatch}, if not
+     * null, provides the message part; {@code workDir} is emptied and used as a scratch repository.
+     */
+    static String formatPatch(Map<String, String> stock, Map<String, String> patched, String defaultMessage,
+                              String existingPatch, Path workDir) {
         FileTrees.deleteRecursively(workDir);
         try {
             Files.createDirectories(workDir);
@@ -111,25 +127,18 @@ public final class CodecPatchGenerator {
             "GIT_AUTHOR_DATE", "2021-06-10T00:00:00Z", "GIT_COMMITTER_DATE", "2021-06-10T00:00:00Z");
         Git git = new Git(workDir, identity);
         git.init();
-        write(workDir.resolve(DECODER_PATH), stockDecoder);
+        stock.forEach((path, text) -> write(workDir.resolve(path), text));
         Git.check(git.run("add", "-A"), "git add");
-        Git.check(git.run("commit", "-q", "--no-verify", "-m", "rocketmq-all-4.9.0 " + DECODER_PATH), "git commit");
+        Git.check(git.run("commit", "-q", "--no-verify", "-m", "rocketmq-all-4.9.0 " + String.join(" ", new java.util.TreeSet<>(stock.keySet()))),
+            "git commit");
 
-        write(workDir.resolve(DECODER_PATH), patchedDecoder);
-        for (String file : CODEC_FILES) {
-            Path source = codecSources.resolve("io/hotpath/codec").resolve(file);
-            try {
-                FileTrees.copyFile(source, workDir.resolve(CODEC_DIR + file));
-            } catch (UncheckedIOException e) {
-                throw new DistBuildException("cannot read codec source " + source + ": " + e.getCause().getMessage());
-            }
-        }
+        patched.forEach((path, text) -> write(workDir.resolve(path), text));
         Git.check(git.run("add", "-A"), "git add");
         // dated now: the date only shows in the header of a brand-new patch, an existing header is kept
         Map<String, String> now = new java.util.HashMap<>(identity);
         now.remove("GIT_AUTHOR_DATE");
         Git change = new Git(workDir, now);
-        Git.check(change.run("commit", "-q", "--no-verify", "-m", DEFAULT_MESSAGE), "git commit");
+        Git.check(change.run("commit", "-q", "--no-verify", "-m", defaultMessage), "git commit");
         String generated = Git.check(change.run("format-patch", "-1", "--stdout", "--zero-commit", "--no-signature",
             "--no-numbered", "--stat=80", "--abbrev=7", "HEAD"), "git format-patch").stdout();
 
@@ -171,7 +180,7 @@ public final class CodecPatchGenerator {
         return usedOutsideImportsAndComments(patched, "HashMap") ? patched : patched.replace("import java.util.HashMap;\n", "");
     }
 
-    private static boolean usedOutsideImportsAndComments(String source, String simpleName) {
+    static boolean usedOutsideImportsAndComments(String source, String simpleName) {
         return source.lines()
             .map(String::strip)
             .filter(line -> !line.startsWith("import ") && !line.startsWith("//") && !line.startsWith("*")
@@ -181,9 +190,13 @@ public final class CodecPatchGenerator {
 
     /** Replaces what is between the method's braces; the signature must occur exactly once. */
     static String replaceBody(String source, String signature, String body) {
+        return replaceBody("MessageDecoder.java", source, signature, body);
+    }
+
+    static String replaceBody(String file, String source, String signature, String body) {
         int at = source.indexOf(signature);
         if (at < 0 || source.indexOf(signature, at + 1) >= 0) {
-            throw new DistBuildException("MessageDecoder.java: expected exactly one '" + signature + "'");
+            throw new DistBuildException(file + ": expected exactly one '" + signature + "'");
         }
         int open = at + signature.length() - 1;
         int close = matchingBrace(source, open);
@@ -214,7 +227,15 @@ public final class CodecPatchGenerator {
         throw new DistBuildException("MessageDecoder.java: unbalanced braces after offset " + open);
     }
 
-    private static String readEntry(Path jar, String name) {
+    static String readSource(Path source) {
+        try {
+            return Files.readString(source, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot read module source " + source + ": " + e.getMessage());
+        }
+    }
+
+    static String readEntry(Path jar, String name) {
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             ZipEntry entry = zip.getEntry(name);
             if (entry == null) {

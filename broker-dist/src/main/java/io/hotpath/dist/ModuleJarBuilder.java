@@ -61,6 +61,15 @@ public final class ModuleJarBuilder {
 
     /** Compiles and jars {@code module} from the tree; returns the rebuilt jar. */
     public Path build(UpstreamSourceTree tree, String module, List<PatchSeries.Patch> patches) {
+        return build(tree, module, patches, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #build(UpstreamSourceTree, String, List)}, compiling against {@code rebuilt} (lib/ jar
+     * name -> rebuilt jar) in place of those stock jars: a patched module that calls what a patch added
+     * to another patched module (broker -> store) must see the patched dependency.
+     */
+    public Path build(UpstreamSourceTree tree, String module, List<PatchSeries.Patch> patches, java.util.Map<String, Path> rebuilt) {
         Path moduleWork = workDir.resolve(module);
         FileTrees.deleteRecursively(moduleWork);
         Path classes = moduleWork.resolve("classes");
@@ -69,7 +78,10 @@ public final class ModuleJarBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<Path> classpath = new ArrayList<>(lib.moduleClasspath(module));
+        List<Path> classpath = new ArrayList<>();
+        for (Path jar : lib.moduleClasspath(module)) {
+            classpath.add(rebuilt.getOrDefault(jar.getFileName().toString(), jar));
+        }
         Path jdkInternals = moduleWork.resolve("jdk-internals");
         if (JdkInternals.extractImportedBy(tree.javaSources(module), jdkInternals)) {
             classpath.add(jdkInternals);

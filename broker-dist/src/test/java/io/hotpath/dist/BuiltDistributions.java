@@ -38,6 +38,10 @@ final class BuiltDistributions {
         return Path.of(System.getProperty("hotpath.codec.sources", "../hotpath-codec/src/main/java"));
     }
 
+    static Path storeSources() {
+        return Path.of(System.getProperty("hotpath.store.sources", "../hotpath-store/src/main/java"));
+    }
+
     private static Path existing(Path dist) {
         if (!Files.isDirectory(dist.resolve("lib"))) {
             throw new IllegalStateException(dist + " is not built: run `mvn -pl broker-dist install` with"

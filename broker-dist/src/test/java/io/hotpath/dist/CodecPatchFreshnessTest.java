@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The committed {@code 0001-common-message-properties-codec.patch} must be what
- * {@code patches/regenerate.sh} makes of today's hotpath-codec sources: otherwise the broker would
- * ship a codec other than the one hotpath-codec's suites and JMH measured.
+ * The committed {@code 0001-common-message-properties-codec.patch},
+ * {@code 0002-broker-send-header-direct-decode.patch} and {@code 0003-store-trim-persisted-properties.patch}
+ * must be what {@code patches/regenerate.sh} makes of today's hotpath-codec and hotpath-store sources: otherwise the broker would ship a codec or decoder other
+ * than the one hotpath-codec's suites and JMH measured.
  */
 class CodecPatchFreshnessTest {
 
@@ -52,10 +53,68 @@ class CodecPatchFreshnessTest {
     }
 
     @Test
-    void patchKeepsAnUpstreamStyleMessageWithTheResultLineForTheLead() throws IOException {
-        String message = CodecPatchGenerator.messagePart(Files.readString(committedPatch(), StandardCharsets.UTF_8));
-        assertThat(message).startsWith("From ").contains("\nFrom: ", "\nDate: ", "\nSubject: [PATCH] ",
-            "\nMotivation:\n", "\nModification:\n", "\nResult:");
+    void sendHeaderPatchAddsExactlyTheDecoderFilesByteForByte() throws IOException {
+        Map<String, String> added = newFiles(Files.readString(committedSendHeaderPatch(), StandardCharsets.UTF_8));
+        List<String> expectedPaths = new ArrayList<>();
+        for (String file : SendHeaderPatchGenerator.HEADER_FILES) {
+            String path = SendHeaderPatchGenerator.HEADER_DIR + file;
+            expectedPaths.add(path);
+            String module = Files.readString(BuiltDistributions.codecSources().resolve("io/hotpath/codec/header").resolve(file),
+                StandardCharsets.UTF_8);
+            assertThat(added.get(path)).as("%s in the patch vs hotpath-codec's header/%s; %s", path, file, REGENERATE)
+                .isEqualTo(module);
+        }
+        assertThat(added.keySet()).as("files the patch adds").containsExactlyInAnyOrderElementsOf(expectedPaths);
+    }
+
+    @Test
+    void committedSendHeaderPatchIsWhatRegenerationProduces() throws IOException {
+        String committed = Files.readString(committedSendHeaderPatch(), StandardCharsets.UTF_8);
+        String regenerated = SendHeaderPatchGenerator.generate(BuiltDistributions.upstreamSourcesJar("broker"),
+            BuiltDistributions.codecSources(), committed, BuiltDistributions.target().resolve("patch-freshness"));
+        assertThat(committed).as(REGENERATE).isEqualTo(regenerated);
+    }
+
+    @Test
+    void storePatchAddsExactlyThePersistedPropertiesFilesByteForByte() throws IOException {
+        Map<String, String> added = newFiles(Files.readString(committedStorePatch(), StandardCharsets.UTF_8));
+        List<String> expectedPaths = new ArrayList<>();
+        for (String file : StorePatchGenerator.STORE_FILES) {
+            String path = StorePatchGenerator.STORE_DIR + file;
+            expectedPaths.add(path);
+            String module = Files.readString(BuiltDistributions.storeSources().resolve("io/hotpath/store").resolve(file),
+                StandardCharsets.UTF_8);
+            assertThat(added.get(path)).as("%s in the patch vs hotpath-store's %s; %s", path, file, REGENERATE)
+                .isEqualTo(module);
+        }
+        assertThat(added.keySet()).as("files the patch adds").containsExactlyInAnyOrderElementsOf(expectedPaths);
+    }
+
+    @Test
+    void committedStorePatchIsWhatRegenerationProduces() throws IOException {
+        String committed = Files.readString(committedStorePatch(), StandardCharsets.UTF_8);
+        String regenerated = StorePatchGenerator.generate(BuiltDistributions.upstreamSourcesJar("store"),
+            BuiltDistributions.upstreamSourcesJar("broker"), BuiltDistributions.storeSources(), committed,
+            BuiltDistributions.target().resolve("patch-freshness"));
+        assertThat(committed).as(REGENERATE).isEqualTo(regenerated);
+    }
+
+    private static Path committedStorePatch() {
+        return BuiltDistributions.patchesDir().resolve(StorePatchGenerator.PATCH_NAME);
+    }
+
+    @Test
+    void patchesKeepAnUpstreamStyleMessageWithTheResultLineForTheLead() throws IOException {
+        for (Path patch : List.of(committedPatch(), committedSendHeaderPatch(), committedStorePatch())) {
+            String message = CodecPatchGenerator.messagePart(Files.readString(patch, StandardCharsets.UTF_8));
+            assertThat(message).as("%s", patch.getFileName()).startsWith("From ").contains("\nFrom: ", "\nDate: ",
+                "\nSubject: [PATCH] ", "\nMotivation:\n", "\nModification:\n",
+                "\nResult: see jmh summary (filled in by the lead)");
+        }
+    }
+
+    private static Path committedSendHeaderPatch() {
+        return BuiltDistributions.patchesDir().resolve(SendHeaderPatchGenerator.PATCH_NAME);
     }
 
     /** Repository path -> content of every file the patch creates (hunk "@@ -0,0 +1,N @@"). */

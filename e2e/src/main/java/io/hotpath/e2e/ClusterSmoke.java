@@ -141,7 +141,12 @@ public final class ClusterSmoke {
                     + " boot-to-boot noise here, not evidence)");
         }
         boolean passed = results.stream().allMatch(SmokeResult::passed);
-        if (!passed) {
+        List<String> trimProblems = PersistedPropertiesCheck.check(results);
+        if (!trimProblems.isEmpty()) {
+            Console.error("CommitLog check of patch " + PersistedPropertiesCheck.PATCH + " failed: " + trimProblems);
+            passed = false;
+        }
+        if (!results.stream().allMatch(SmokeResult::passed)) {
             Console.error("smoke failed: " + results.stream().filter(r -> !r.passed())
                     .map(r -> r.flavor() + " lost " + r.delivery().lost() + ", corrupt " + r.delivery().corrupt()
                             + ", misplaced " + r.delivery().misplaced() + " (" + r.runDir() + ")").toList());
@@ -172,6 +177,7 @@ public final class ClusterSmoke {
         List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
         brokerJvm.addAll(options.brokerJvmOptions());
         LoadResult load;
+        CompatSends.Sent compat;
         DeliveryAudit.DeliveryReport delivery;
         double bootSeconds;
         RunMetrics metrics;
@@ -181,6 +187,7 @@ public final class ClusterSmoke {
             cluster.start(BOOT_TIMEOUT);
             bootSeconds = (System.nanoTime() - start) / 1e9;
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
+            cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             if (warmupSeconds > 0) {
                 warmUp(cluster, runId, options, warmupSeconds);
             }
@@ -198,19 +205,29 @@ public final class ClusterSmoke {
             // the brokers' JFR allocation counters tick every second: the sample after the load must not see the read-back
             Thread.sleep(BrokerFlightRecording.SETTLE.toMillis());
             cluster.checkAlive();
+            // after the load window and its settle time, to a topic of its own: no load metric sees these
+            compat = CompatSends.send(cluster.namesrvAddress(), runId, options.bodySize());
+            Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
+                    CompatSends.V1_MESSAGES, CompatSends.BATCH_MESSAGES, CompatSends.TOPIC, compat.ledger().acked(),
+                    compat.ledger().failed() + compat.ledger().notOk(), compat.v1PhaseCodes(), compat.batchPhaseCodes());
+            if (!compat.codeProblems().isEmpty()) {
+                throw new ClusterException("compat sends did not use the intended headers: " + String.join("; ", compat.codeProblems()));
+            }
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
-                delivery = new Verifier(cluster.namesrvAddress(), VERIFY_TIMEOUT).verify(messages, load.ledger());
+                delivery = verifyAll(cluster.namesrvAddress(), messages, load, compat);
             } else {
                 delivery = null;
             }
         }
         // after the stop: the JFR recordings are written on exit, and no broker writes the CommitLog any more
         metrics = collectMetrics(cluster, window, load);
+        // the smoke topic's records as the masters wrote them, before the stores may be deleted (PersistedPropertiesCheck)
+        PersistedPropertiesCheck.record(cluster, layout, runDir, TOPIC);
         if (delivery == null) {
             Console.progress("fault: whole cluster stopped after the load; starting it again on the same stores");
             try (LocalCluster restarted = new LocalCluster(distribution, layout, runDir, List.of(), brokerJvm)) {
                 restarted.start(BOOT_TIMEOUT);
-                delivery = new Verifier(restarted.namesrvAddress(), VERIFY_TIMEOUT).verify(messages, load.ledger());
+                delivery = verifyAll(restarted.namesrvAddress(), messages, load, compat);
             }
         }
         SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, delivery,
@@ -220,6 +237,22 @@ public final class ClusterSmoke {
         }
         result.writeJson();
         return result;
+    }
+
+    /** The load's and the compat sends' read-back in one report: the zero-loss check covers both. */
+    private static DeliveryAudit.DeliveryReport verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load,
+                                                          CompatSends.Sent compat) {
+        DeliveryAudit.DeliveryReport main = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
+        DeliveryAudit.DeliveryReport extra = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(compat.messages(), compat.ledger());
+        Console.progress("compat read-back: %d read, %d confirmed of %d acked, lost %d, corrupt %d, misplaced %d",
+                extra.read(), extra.confirmed(), extra.acked(), extra.lost(), extra.corrupt(), extra.misplaced());
+        List<String> problems = new ArrayList<>(main.problems());
+        extra.problems().forEach(problem -> problems.add(CompatSends.TOPIC + ": " + problem));
+        return new DeliveryAudit.DeliveryReport(main.read() + extra.read(), main.foreign() + extra.foreign(),
+                main.acked() + extra.acked(), main.confirmed() + extra.confirmed(), main.lost() + extra.lost(),
+                main.misplaced() + extra.misplaced(), main.corrupt() + extra.corrupt(), main.duplicates() + extra.duplicates(),
+                main.storedNotOk() + extra.storedNotOk(), main.storedAfterFailure() + extra.storedAfterFailure(),
+                main.withoutWait() + extra.withoutWait(), problems);
     }
 
     /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */

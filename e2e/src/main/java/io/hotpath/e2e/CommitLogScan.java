@@ -97,6 +97,108 @@ public final class CommitLogScan {
         return new ScanOfFile(new TopicBytes(records, bytes, allRecords, allBytes), false);
     }
 
+    /** One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, and whether a WAIT entry is stored. */
+    public record StoredRecord(int seq, int totalSize, boolean storesWait) {
+    }
+
+    private static final byte[] SEQ_KEY = (SeededMessages.SEQ + "\1").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WAIT_KEY = "WAIT\1".getBytes(StandardCharsets.UTF_8);
+
+    /** Every record of {@code topic} in {@code <store>/commitlog}, in log order (same walk as {@link #scan}). */
+    public static List<StoredRecord> records(Path store, String topic) throws IOException {
+        List<StoredRecord> out = new java.util.ArrayList<>();
+        Path dir = store.resolve("commitlog");
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(Files::isRegularFile).sorted().toList();
+        }
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        for (Path file : files) {
+            boolean full = false;
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+                int pos = 0;
+                while (pos + 8 <= map.limit()) {
+                    int totalSize = map.getInt(pos);
+                    int magic = map.getInt(pos + 4);
+                    if (magic == BLANK_MAGIC) {
+                        full = true;
+                        break;
+                    }
+                    if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
+                        break;
+                    }
+                    if (hasTopic(map, pos, wanted)) {
+                        out.add(describe(map, pos, totalSize));
+                    }
+                    pos += totalSize;
+                }
+            }
+            if (!full) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** Reads the properties block (after the topic: 2-byte length, then the block). */
+    private static StoredRecord describe(ByteBuffer map, int record, int totalSize) {
+        int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
+        int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
+        int storeHost = (sysFlag & STOREHOST_V6_FLAG) == 0 ? 8 : 20;
+        int bodyLengthAt = record + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + bornHost + 8 + storeHost + 4 + 8;
+        int topicLengthAt = bodyLengthAt + 4 + map.getInt(bodyLengthAt);
+        int propertiesLengthAt = topicLengthAt + 1 + (map.get(topicLengthAt) & 0xFF);
+        int length = map.getShort(propertiesLengthAt) & 0xFFFF;
+        byte[] block = new byte[length];
+        map.get(propertiesLengthAt + 2, block);
+        boolean wait = false;
+        int seq = -1;
+        // entries are key \1 value, separated by \2: look at each entry's start only
+        for (int start = 0; start < length; ) {
+            int end = start;
+            while (end < length && block[end] != 2) {
+                end++;
+            }
+            if (startsWith(block, start, end, WAIT_KEY)) {
+                wait = true;
+            } else if (startsWith(block, start, end, SEQ_KEY)) {
+                seq = parseDigits(block, start + SEQ_KEY.length, end);
+            }
+            start = end + 1;
+        }
+        return new StoredRecord(seq, totalSize, wait);
+    }
+
+    private static boolean startsWith(byte[] block, int start, int end, byte[] prefix) {
+        if (end - start < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (block[start + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int parseDigits(byte[] block, int from, int to) {
+        if (from >= to || to - from > 9) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            if (block[i] < '0' || block[i] > '9') {
+                return -1;
+            }
+            value = value * 10 + block[i] - '0';
+        }
+        return value;
+    }
+
     /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length and the topic. */
     private static boolean hasTopic(ByteBuffer map, int record, byte[] topic) {
         int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);

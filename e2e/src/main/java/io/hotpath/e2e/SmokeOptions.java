@@ -32,8 +32,12 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             Starts a 2m-2s RocketMQ 4.9.0 cluster (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
             sends, like upstream's producer.sh), reads every queue back and checks that every acknowledged message
-            is stored with its body and properties. Prints sent/acked/failed, TPS, RT, duplicates and lost, stops
-            every process it started, and exits non-zero on any lost or corrupt message or error.
+            is stored with its body and properties. After the measured load it also sends 40 messages with V1
+            headers (SEND_MESSAGE, code 10) and one batch of 16 (code 320) to hotpath_smoke_compat, checks the
+            codes on the wire and audits them the same way. On a build with patch 0003 it checks that no CommitLog
+            record of the test topic stores WAIT, and with --dist both that each is 11 bytes shorter than stock.
+            Prints sent/acked/failed, TPS, RT, duplicates and lost, stops every process it started, and exits
+            non-zero on any lost or corrupt message or error.
 
               --dist D        stock | patched (broker-dist/target/rocketmq-4.9.0-<D>) | both (stock, then
                               patched, side by side) | a distribution directory           [default: patched]

@@ -33,6 +33,40 @@ class CommitLogScanTest {
         assertThat(scanned).isEqualTo(new CommitLogScan.TopicBytes(2, a.length + c.length, 3, a.length + b.length + c.length));
     }
 
+    @Test
+    void listsEachRecordOfOneTopicWithItsSeqSizeAndWhetherItStoresWait() throws Exception {
+        byte[] withWait = record("hotpath_smoke", 64, 7, true);
+        byte[] other = record("other_topic", 10, 8, true);
+        byte[] withoutWait = record("hotpath_smoke", 64, 9, false);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.write(withWait);
+        log.write(other);
+        log.write(withoutWait);
+        log.write(new byte[4096]);
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog-records", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        assertThat(CommitLogScan.records(store, "hotpath_smoke")).containsExactly(
+            new CommitLogScan.StoredRecord(7, withWait.length, true),
+            new CommitLogScan.StoredRecord(9, withoutWait.length, false));
+        // WAIT\1true\2 is 10 bytes; the records differ only in it
+        assertThat(withWait.length - withoutWait.length).isEqualTo(10);
+    }
+
+    private static byte[] record(String topic, int bodySize, int seq, boolean wait) throws Exception {
+        MessageExt message = new MessageExt();
+        message.setTopic(topic);
+        message.setBody("x".repeat(bodySize).getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty(SeededMessages.SEQ, Integer.toString(seq));
+        if (wait) {
+            message.setWaitStoreMsgOK(true);
+        }
+        message.setBornHost(new InetSocketAddress("127.0.0.1", 40000));
+        message.setStoreHost(new InetSocketAddress("127.0.0.1", 19888));
+        return MessageDecoder.encode(message, false);
+    }
+
     private static byte[] record(String topic, int bodySize) throws Exception {
         MessageExt message = new MessageExt();
         message.setTopic(topic);

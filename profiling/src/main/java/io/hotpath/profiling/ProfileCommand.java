@@ -32,11 +32,12 @@ public final class ProfileCommand {
                    Runs bin/hotpath smoke and profiles both masters (broker-a, broker-b) while it sends.
                    Writes flamegraphs/cluster-<dist>-<ts>/broker-{a,b}-<event>.{html,collapsed}.
           compare  STOCK_DIR PATCHED_DIR [--expect-stock present|absent|ignore] [--expect-patched present|absent|ignore]
-                   Markdown table of samples by send-path frame family, diff flame graphs, and the reflection check.
+                   Markdown table of samples by send-path frame family, diff flame graphs, and the reflection check
+                   (defaults: stock present, patched absent: patch 0002 decodes send headers without reflection).
                    Writes flamegraphs/compare-<ts>/compare.md and diff-<event>.html.
           check    DIR [--expect present|absent]
                    Only the reflection check on DIR's cpu profiles: decodeCommandCustomHeader -> java/lang/reflect on the
-                   send path present (stock 4.9.0) or absent (header patch).
+                   send path present (stock 4.9.0, the default) or absent (patched, with patch 0002).
 
           --cpu-engine auto|perf|itimer|ctimer   (jmh, broker, cluster) auto = perf events where the kernel allows them,
                                                  else itimer (said in the output)
@@ -201,9 +202,9 @@ public final class ProfileCommand {
         }
         ReflectionCheck.Expectation stock = ReflectionCheck.Expectation.parse("--expect-stock",
             options.get("--expect-stock", "present"));
-        // ignore until the send-header patch (issue 3) lands; then absent
+        // absent: patch 0002 decodes every send header without reflection
         ReflectionCheck.Expectation patched = ReflectionCheck.Expectation.parse("--expect-patched",
-            options.get("--expect-patched", "ignore"));
+            options.get("--expect-patched", "absent"));
         Path dir = outputRoot.resolve("compare-" + Platform.stamp());
         StringBuilder report = new StringBuilder();
         List<String> failures = CompareSession.run(Path.of(dirs.get(0)), Path.of(dirs.get(1)), dir, stock, patched, report);

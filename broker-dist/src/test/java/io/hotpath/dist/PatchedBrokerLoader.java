@@ -1,0 +1,154 @@
+package io.hotpath.dist;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The patched distribution's lib/ plus hotpath-codec's test-jar in one class loader, so that
+ * hotpath-codec's send-header suites (which link to the broker processors statically) run
+ * against the PATCHED broker classes, exactly as the patched broker runs them.
+ *
+ * <p>Child-first: every {@code org.apache.rocketmq} and {@code io.hotpath.codec} class, and
+ * every class found in lib/ or the test-jar, comes from this loader; a rocketmq or
+ * io.hotpath.codec class it cannot find is an error, never a silent fallback to the stock jars
+ * on the test classpath (which hold the classes of the same name). Only the test framework
+ * (JUnit, jqwik, AssertJ and what they need) is shared with the test classpath, so that the
+ * engines running here recognise the suites' annotations. hotpath-codec's MAIN jar is not on
+ * this loader: {@code io.hotpath.codec.header.SendHeaderDecoder} is the copy patch 0002 put
+ * into the patched rocketmq-broker jar.
+ */
+final class PatchedBrokerLoader extends URLClassLoader {
+
+    static final String NAME = "patched-broker-lib+codec-tests";
+    private static final String[] SHARED = {"org.junit.", "net.jqwik.", "org.assertj.", "org.opentest4j.", "org.apiguardian.",
+        "net.bytebuddy."};
+    private static final String[] OWN_ONLY = {"org.apache.rocketmq.", "io.hotpath.codec."};
+
+    private static final class Holder {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), null);
+    }
+
+    private static final class ProbeHolder {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
+            PatchedStoreProbe.class.getName());
+    }
+
+    final Path lib;
+    final Path testJar;
+    private final String probe;
+
+    private PatchedBrokerLoader(Path lib, Path testJar, String probe) {
+        super(NAME, urls(lib, testJar, probe), PatchedBrokerLoader.class.getClassLoader());
+        this.lib = lib;
+        this.testJar = testJar;
+        this.probe = probe;
+        // lib/ holds slf4j + logback, so RocketMQ would log through them; the suites record what is
+        // logged on RocketmqRemoting through RocketMQ's inner logger (as on hotpath-codec's test
+        // classpath, which has no slf4j). Both the candidate and the oracle call the same InternalLogger
+        // methods; this only picks the backend, before any logger of this loader exists.
+        try {
+            load("org.apache.rocketmq.logging.InternalLoggerFactory").getMethod("setCurrentLoggerType", String.class)
+                .invoke(null, "inner");
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot select RocketMQ's inner logger in the patched lib/", e);
+        }
+    }
+
+    /** Child-first for resources too: the class bytes the provenance tests read are the patched ones. */
+    @Override
+    public URL getResource(String name) {
+        URL own = findResource(name);
+        return own != null ? own : super.getResource(name);
+    }
+
+    static PatchedBrokerLoader get() {
+        return Holder.INSTANCE;
+    }
+
+    /**
+     * Another loader of the same kind that also loads {@code probe}, a broker-dist test class compiled
+     * against the stock API, from broker-dist's test classes, so that it links to the patched classes.
+     */
+    static PatchedBrokerLoader withProbe() {
+        return ProbeHolder.INSTANCE;
+    }
+
+    Class<?> load(String name) {
+        try {
+            return Class.forName(name, true, this);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(name + " is neither in " + lib + " nor in " + testJar, e);
+        }
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        for (String prefix : SHARED) {
+            if (name.startsWith(prefix)) {
+                return super.loadClass(name, resolve);
+            }
+        }
+        if (name.startsWith("io.hotpath.dist.") && (probe == null || !name.startsWith(probe))) {
+            return super.loadClass(name, resolve); // the test's own classes stay the test classpath's
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                try {
+                    c = findClass(name);
+                } catch (ClassNotFoundException e) {
+                    for (String prefix : OWN_ONLY) {
+                        if (name.startsWith(prefix)) {
+                            throw e;
+                        }
+                    }
+                    return super.loadClass(name, resolve); // JDK, or a test-framework dependency
+                }
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    /** hotpath-codec's test-jar, as Maven put it on the test classpath. */
+    private static Path codecTestJar() {
+        URL url = PatchedBrokerLoader.class.getClassLoader().getResource("io/hotpath/codec/header/SendHeaderDecoder490Contract.class");
+        if (url == null || !url.getProtocol().equals("jar")) {
+            throw new IllegalStateException("hotpath-codec's test-jar is not on the test classpath as a jar: " + url);
+        }
+        String jar = url.getPath().substring(0, url.getPath().indexOf("!/"));
+        try {
+            return Path.of(new URL(jar).toURI());
+        } catch (MalformedURLException | URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static URL[] urls(Path lib, Path testJar, String probe) {
+        List<URL> urls = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(lib)) {
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+                urls.add(jar.toUri().toURL());
+            }
+            urls.add(testJar.toUri().toURL());
+            if (probe != null) {
+                // broker-dist's test classes directory (the probe's code source)
+                urls.add(PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return urls.toArray(URL[]::new);
+    }
+}

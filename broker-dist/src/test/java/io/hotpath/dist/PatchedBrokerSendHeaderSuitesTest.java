@@ -1,0 +1,71 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/**
+ * hotpath-codec's send-header suites (contract, differential properties, field coverage) run
+ * against the PATCHED broker: the suites' classes are loaded by {@link PatchedBrokerLoader}, so
+ * {@code SendMessageProcessor}/{@code ReplyMessageProcessor} and the {@code SendHeaderDecoder} they
+ * call are those of the patched distribution's lib/, with {@code -Dhotpath.candidate=broker}.
+ * The oracle is 4.9.0 reflection ({@code RemotingCommand#decodeCommandCustomHeader} of the
+ * rocketmq-remoting jar, which no patch touches) with 4.9.0's parseRequestHeader switch restated in
+ * the suite, independent of the broker jar. {@link TestedSendHeaderProvenanceTest} pins down which
+ * classes ran. jqwik.tries.default generated cases per property (>= 100,000 in CI).
+ */
+class PatchedBrokerSendHeaderSuitesTest {
+
+    /** The suites, as hotpath-codec names them; with candidate=broker each tests the patched processors. */
+    static final List<String> SUITES = List.of(
+        "io.hotpath.codec.header.SendHeaderDecoderContractTest",
+        "io.hotpath.codec.header.BrokerSendHeaderContractTest",
+        "io.hotpath.codec.header.SendHeaderDecoderDifferentialTest",
+        // ours as the patch put it into the broker jar: it sets every field reflection sets
+        "io.hotpath.codec.header.SendHeaderDecoderFieldCoverageTest",
+        // the same contract passes on 4.9.0 reflection itself, in this loader too
+        "io.hotpath.codec.header.Upstream490SendHeaderContractTest");
+
+    @Test
+    void sendHeaderSuitesPassAgainstThePatchedBrokerProcessors() {
+        PatchedBrokerLoader loader = PatchedBrokerLoader.get();
+        String previous = System.getProperty("hotpath.candidate");
+        System.setProperty("hotpath.candidate", "broker");
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        try {
+            LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
+            for (String suite : SUITES) {
+                Class<?> type = loader.load(suite);
+                assertThat(type.getClassLoader()).as(suite).isSameAs(loader);
+                request.selectors(selectClass(type));
+            }
+            LauncherDiscoveryRequest discovery = request.build();
+            Launcher launcher = LauncherFactory.create();
+            launcher.execute(discovery, listener);
+        } finally {
+            if (previous == null) {
+                System.clearProperty("hotpath.candidate");
+            } else {
+                System.setProperty("hotpath.candidate", previous);
+            }
+        }
+        TestExecutionSummary summary = listener.getSummary();
+        StringWriter report = new StringWriter();
+        summary.printTo(new PrintWriter(report));
+        summary.printFailuresTo(new PrintWriter(report), 40);
+        System.out.println("hotpath: send-header suites against the patched broker (" + loader.lib + "):\n" + report);
+        assertThat(summary.getTestsFoundCount()).as("tests found in %s", SUITES).isGreaterThan(50);
+        assertThat(summary.getContainersFailedCount() + summary.getTestsFailedCount()).as(report.toString()).isZero();
+        assertThat(summary.getTestsSucceededCount()).as(report.toString()).isEqualTo(summary.getTestsFoundCount());
+    }
+}

@@ -1,0 +1,148 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Patch 0003 in the PATCHED 4.9.0 DefaultMessageStore of the built broker (loaded from the patched
+ * lib/ by {@link PatchedBrokerLoader#withProbe()}, store under target/): each stored record's
+ * properties block is exactly the trimmed block of the message's map (no {@code WAIT\1}, no trailing
+ * separator) - checked against stock 4.9.0's {@code messageProperties2String} of the same map
+ * without WAIT, minus its trailing separator, as UTF-8 - the in-memory map still holds WAIT, and
+ * the stock 4.9.0 {@code MessageDecoder.decode} reads the record back with the map's properties
+ * minus WAIT. Paths: the normal single-message put (the probe restates the normal-send site), a
+ * delayed message (the real patched CommitLog delay branch re-makes the block after adding
+ * REAL_TOPIC / REAL_QID), and its re-put by the real patched ScheduleMessageService when due.
+ * Batch, transaction and send-back sites are not patched by 0003 yet.
+ */
+class PatchedStorePersistedPropertiesTest {
+
+    private static final String SEP = "\2";
+    /** What a 4.9.0 producer sends: KEYS, UNIQ_KEY, WAIT, TAGS, user properties (4.9.0 trailing separator). */
+    private static final List<String> CLIENT_PROPERTIES = List.of(
+        "KEYS\1OrderID188\2UNIQ_KEY\0017F0000010B5718B4AAC2170C8D500000\2WAIT\1true\2TAGS\1TagA\2",
+        "TAGS\1TagB\2WAIT\1false\2hotpath.note\1h\u00e9llo \u4e16\u754c \ud83d\ude00\2UNIQ_KEY\0017F0000010B5718B4AAC2170C8D500001\2",
+        "WAIT\1true\2",
+        "KEYS\1k1 k2\2empty\1\2UNIQ_KEY\0017F0000010B5718B4AAC2170C8D500002\2WAIT\1true\2TAGS\1TagC\2",
+        "KEYS\1delayed\2UNIQ_KEY\0017F0000010B5718B4AAC2170C8D500003\2WAIT\1true\2TAGS\1TagD\2");
+    private static final List<Integer> DELAY_LEVELS = List.of(0, 0, 0, 0, 1);
+
+    @Test
+    void patchedStoreWritesTheTrimmedBlockThatStock490Reads() throws Exception {
+        Path root = Files.createTempDirectory(BuiltDistributions.target(), "patched-store-");
+        PatchedBrokerLoader loader = PatchedBrokerLoader.withProbe();
+        Class<?> probe = loader.load(PatchedStoreProbe.class.getName());
+        assertThat(probe.getClassLoader()).isSameAs(loader);
+        assertThat(probe).isNotSameAs(PatchedStoreProbe.class);
+        Method run = probe.getMethod("putAndReadBack", String.class, List.class, List.class);
+        @SuppressWarnings("unchecked")
+        List<Object[]> results = (List<Object[]>) run.invoke(null, root.toString(), CLIENT_PROPERTIES, DELAY_LEVELS);
+
+        long delayed = DELAY_LEVELS.stream().filter(level -> level > 0).count();
+        assertThat(results).as("puts, then the schedule service's re-puts").hasSize(CLIENT_PROPERTIES.size() + (int) delayed);
+        for (int i = 0; i < CLIENT_PROPERTIES.size(); i++) {
+            String what = "message " + i + " (" + escaped(CLIENT_PROPERTIES.get(i)) + ", delay level " + DELAY_LEVELS.get(i) + ")";
+            assertThat(results.get(i)[0]).as(what).isEqualTo("PUT_OK");
+            byte[] record = (byte[]) results.get(i)[1];
+            @SuppressWarnings("unchecked")
+            LinkedHashMap<String, String> map = (LinkedHashMap<String, String>) results.get(i)[2];
+            assertThat(map).as("%s: the in-memory map keeps WAIT", what).containsKey(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
+            if (DELAY_LEVELS.get(i) > 0) {
+                assertThat(map).as(what).containsKeys(MessageConst.PROPERTY_REAL_TOPIC, MessageConst.PROPERTY_REAL_QUEUE_ID,
+                    MessageConst.PROPERTY_DELAY_TIME_LEVEL);
+            }
+
+            byte[] stored = propertiesBlock(record);
+            String storedText = new String(stored, StandardCharsets.UTF_8);
+            assertThat(storedText).as("%s: stored block %s", what, escaped(storedText)).doesNotContain("WAIT\1").doesNotEndWith(SEP);
+            assertThat(stored).as("%s: stored block %s", what, escaped(storedText)).isEqualTo(trimmedLike490(map));
+
+            MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(record), true, false);
+            Map<String, String> withoutWait = withoutWait(map);
+            if (withoutWait.isEmpty()) {
+                // stock 4.9.0 decode leaves the map null for PROPLEN 0 (getProperty treats it as empty)
+                assertThat(decoded.getProperties()).as(what).isNull();
+            } else {
+                assertThat(decoded.getProperties()).as("%s: stock 4.9.0 MessageDecoder reads it back", what).isEqualTo(withoutWait);
+            }
+            assertThat(new String(decoded.getBody(), StandardCharsets.UTF_8)).as(what).isEqualTo("body " + i);
+        }
+    }
+
+    /**
+     * The schedule service's re-put (a patched site): it makes the block from the map it decoded from the
+     * schedule-topic record (before it sets WAIT=false and clears DELAY), so the re-put record's block is the
+     * trimmed form of stock 4.9.0's decode of that record (0001 makes the patched decode's HashMap identical).
+     */
+    @Test
+    void scheduleServiceRePutsADelayedMessageWithTheTrimmedBlockOfTheMapItRead() throws Exception {
+        Path root = Files.createTempDirectory(BuiltDistributions.target(), "patched-store-delay-");
+        Method run = PatchedBrokerLoader.withProbe().load(PatchedStoreProbe.class.getName())
+            .getMethod("putAndReadBack", String.class, List.class, List.class);
+        @SuppressWarnings("unchecked")
+        List<Object[]> results = (List<Object[]>) run.invoke(null, root.toString(), List.of(CLIENT_PROPERTIES.get(4)), List.of(1));
+        assertThat(results).as("the put and the re-put").hasSize(2);
+        MessageExt scheduled = MessageDecoder.decode(ByteBuffer.wrap((byte[]) results.get(0)[1]), true, false);
+        assertThat(scheduled.getTopic()).isEqualTo("SCHEDULE_TOPIC_XXXX");
+        assertThat(results.get(1)[0]).isEqualTo("REPUT");
+        byte[] rePut = (byte[]) results.get(1)[1];
+        MessageExt delivered = MessageDecoder.decode(ByteBuffer.wrap(rePut), true, false);
+        assertThat(delivered.getTopic()).isEqualTo("hotpath_store_probe");
+        String block = new String(propertiesBlock(rePut), StandardCharsets.UTF_8);
+        assertThat(block).as(escaped(block)).doesNotContain("WAIT\1").doesNotEndWith(SEP)
+            .contains(MessageConst.PROPERTY_DELAY_TIME_LEVEL + "\1", MessageConst.PROPERTY_REAL_TOPIC + "\1hotpath_store_probe");
+        String expected = MessageDecoder.messageProperties2String(scheduled.getProperties());
+        assertThat(block).as(escaped(block)).isEqualTo(expected.substring(0, expected.length() - 1));
+        assertThat(delivered.getProperties()).isEqualTo(scheduled.getProperties());
+        assertThat(new String(delivered.getBody(), StandardCharsets.UTF_8)).isEqualTo("body 0");
+    }
+
+    /** Stock 4.9.0's String of the same map (same iteration order) without WAIT, without the trailing separator. */
+    private static byte[] trimmedLike490(LinkedHashMap<String, String> map) {
+        String text = MessageDecoder.messageProperties2String(withoutWait(map));
+        if (text.endsWith(SEP)) {
+            text = text.substring(0, text.length() - 1);
+        }
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static LinkedHashMap<String, String> withoutWait(LinkedHashMap<String, String> map) {
+        LinkedHashMap<String, String> copy = new LinkedHashMap<>(map); // keeps the stored map's order
+        copy.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
+        return copy;
+    }
+
+    /** The PROPERTIES bytes of a 4.9.0 CommitLog record with IPv4 born/store hosts. */
+    static byte[] propertiesBlock(byte[] record) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        int pos = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8; // up to BODYLEN, IPv4 hosts
+        int sysFlag = b.getInt(4 + 4 + 4 + 4 + 4 + 8 + 8);
+        assertThat(sysFlag & (1 << 4 | 1 << 5)).as("IPv4 born and store hosts").isZero();
+        int bodyLength = b.getInt(pos);
+        pos += 4 + bodyLength;
+        int topicLength = b.get(pos) & 0xff;
+        pos += 1 + topicLength;
+        int propertiesLength = b.getShort(pos);
+        pos += 2;
+        assertThat(pos + propertiesLength).as("record length").isEqualTo(record.length);
+        byte[] block = new byte[propertiesLength];
+        System.arraycopy(record, pos, block, 0, propertiesLength);
+        return block;
+    }
+
+    private static String escaped(String s) {
+        return s.replace("\1", "\\1").replace("\2", "\\2");
+    }
+}
