@@ -261,23 +261,13 @@ public final class CodecPatchGenerator {
      * its message if it exists.
      */
     public static void main(String[] args) {
-        try {
+        PatchCommand.run(() -> {
             if (args.length != 8 || !args[0].equals("--sources-jar") || !args[2].equals("--codec-sources")
                 || !args[4].equals("--patch") || !args[6].equals("--work")) {
                 throw new DistBuildException("usage: CodecPatchGenerator --sources-jar JAR --codec-sources DIR --patch FILE --work DIR");
             }
-            Path patch = Path.of(args[5]);
-            String existing = Files.exists(patch) ? Files.readString(patch, StandardCharsets.UTF_8) : null;
-            String text = generate(Path.of(args[1]), Path.of(args[3]), existing, Path.of(args[7]));
-            Files.createDirectories(patch.toAbsolutePath().getParent());
-            Files.writeString(patch, text, StandardCharsets.UTF_8);
-            System.out.println("hotpath: " + (text.equals(existing) ? "unchanged " : "wrote ") + patch);
-        } catch (DistBuildException e) {
-            System.err.println("hotpath: error: " + e.getMessage());
-            System.exit(2);
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("hotpath: error: " + e);
-            System.exit(2);
-        }
+            PatchCommand.regenerate(Path.of(args[5]),
+                existing -> generate(Path.of(args[1]), Path.of(args[3]), existing, Path.of(args[7])));
+        });
     }
 }

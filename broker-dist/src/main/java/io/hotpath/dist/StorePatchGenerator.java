@@ -215,24 +215,14 @@ public final class StorePatchGenerator {
      * (re)writes FILE, keeping its message if it exists.
      */
     public static void main(String[] args) {
-        try {
+        PatchCommand.run(() -> {
             if (args.length != 10 || !args[0].equals("--store-sources-jar") || !args[2].equals("--broker-sources-jar")
                 || !args[4].equals("--store-sources") || !args[6].equals("--patch") || !args[8].equals("--work")) {
                 throw new DistBuildException("usage: StorePatchGenerator --store-sources-jar JAR --broker-sources-jar JAR"
                     + " --store-sources DIR --patch FILE --work DIR");
             }
-            Path patch = Path.of(args[7]);
-            String existing = Files.exists(patch) ? Files.readString(patch, StandardCharsets.UTF_8) : null;
-            String text = generate(Path.of(args[1]), Path.of(args[3]), Path.of(args[5]), existing, Path.of(args[9]));
-            Files.createDirectories(patch.toAbsolutePath().getParent());
-            Files.writeString(patch, text, StandardCharsets.UTF_8);
-            System.out.println("hotpath: " + (text.equals(existing) ? "unchanged " : "wrote ") + patch);
-        } catch (DistBuildException e) {
-            System.err.println("hotpath: error: " + e.getMessage());
-            System.exit(2);
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("hotpath: error: " + e);
-            System.exit(2);
-        }
+            PatchCommand.regenerate(Path.of(args[7]),
+                existing -> generate(Path.of(args[1]), Path.of(args[3]), Path.of(args[5]), existing, Path.of(args[9])));
+        });
     }
 }
