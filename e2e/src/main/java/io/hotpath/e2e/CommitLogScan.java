@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -44,78 +45,39 @@ public final class CommitLogScan {
 
     /** Scans {@code <store>/commitlog}; a store that never got a message yields zeros. */
     public static TopicBytes scan(Path store, String topic) throws IOException {
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        long[] counts = new long[4]; // topic records, topic bytes, all records, all bytes
+        walk(store, (map, pos, totalSize) -> {
+            counts[2]++;
+            counts[3] += totalSize;
+            if (hasTopic(map, pos, wanted)) {
+                counts[0]++;
+                counts[1] += totalSize;
+            }
+        });
+        return new TopicBytes(counts[0], counts[1], counts[2], counts[3]);
+    }
+
+    /** Receives each message record of the chain: the mapped file, its offset and TOTALSIZE. */
+    private interface RecordVisitor {
+        void visit(ByteBuffer map, int pos, int totalSize);
+    }
+
+    /**
+     * The one walk of the TOTALSIZE / MAGIC chain over {@code <store>/commitlog}, in log order: a
+     * BLANK record means the file is full and the chain goes on in the next one; a zero TOTALSIZE
+     * or an unknown magic ends it.
+     */
+    private static void walk(Path store, RecordVisitor visitor) throws IOException {
         Path dir = store.resolve("commitlog");
         if (!Files.isDirectory(dir)) {
-            return new TopicBytes(0, 0, 0, 0);
+            return;
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
             // file names are the 20-digit start offsets, so name order is log order
             files = list.filter(Files::isRegularFile).sorted().toList();
         }
-        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
-        TopicBytes total = new TopicBytes(0, 0, 0, 0);
-        for (Path file : files) {
-            ScanOfFile result = scanFile(file, wanted);
-            total = total.plus(result.bytes);
-            if (!result.full) {
-                break;
-            }
-        }
-        return total;
-    }
-
-    private record ScanOfFile(TopicBytes bytes, boolean full) {
-    }
-
-    private static ScanOfFile scanFile(Path file, byte[] topic) throws IOException {
-        long records = 0;
-        long bytes = 0;
-        long allRecords = 0;
-        long allBytes = 0;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
-            int pos = 0;
-            while (pos + 8 <= map.limit()) {
-                int totalSize = map.getInt(pos);
-                int magic = map.getInt(pos + 4);
-                if (magic == BLANK_MAGIC) {
-                    return new ScanOfFile(new TopicBytes(records, bytes, allRecords, allBytes), true);
-                }
-                if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
-                    break;
-                }
-                allRecords++;
-                allBytes += totalSize;
-                if (hasTopic(map, pos, topic)) {
-                    records++;
-                    bytes += totalSize;
-                }
-                pos += totalSize;
-            }
-        }
-        return new ScanOfFile(new TopicBytes(records, bytes, allRecords, allBytes), false);
-    }
-
-    /** One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, and whether a WAIT entry is stored. */
-    public record StoredRecord(int seq, int totalSize, boolean storesWait) {
-    }
-
-    private static final byte[] SEQ_KEY = (SeededMessages.SEQ + "\1").getBytes(StandardCharsets.UTF_8);
-    private static final byte[] WAIT_KEY = "WAIT\1".getBytes(StandardCharsets.UTF_8);
-
-    /** Every record of {@code topic} in {@code <store>/commitlog}, in log order (same walk as {@link #scan}). */
-    public static List<StoredRecord> records(Path store, String topic) throws IOException {
-        List<StoredRecord> out = new java.util.ArrayList<>();
-        Path dir = store.resolve("commitlog");
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(Files::isRegularFile).sorted().toList();
-        }
-        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
         for (Path file : files) {
             boolean full = false;
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -131,9 +93,7 @@ public final class CommitLogScan {
                     if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
                         break;
                     }
-                    if (hasTopic(map, pos, wanted)) {
-                        out.add(describe(map, pos, totalSize));
-                    }
+                    visitor.visit(map, pos, totalSize);
                     pos += totalSize;
                 }
             }
@@ -141,6 +101,24 @@ public final class CommitLogScan {
                 break;
             }
         }
+    }
+
+    /** One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, and whether a WAIT entry is stored. */
+    public record StoredRecord(int seq, int totalSize, boolean storesWait) {
+    }
+
+    private static final byte[] SEQ_KEY = (SeededMessages.SEQ + "\1").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WAIT_KEY = "WAIT\1".getBytes(StandardCharsets.UTF_8);
+
+    /** Every record of {@code topic} in {@code <store>/commitlog}, in log order (same walk as {@link #scan}). */
+    public static List<StoredRecord> records(Path store, String topic) throws IOException {
+        List<StoredRecord> out = new ArrayList<>();
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        walk(store, (map, pos, totalSize) -> {
+            if (hasTopic(map, pos, wanted)) {
+                out.add(describe(map, pos, totalSize));
+            }
+        });
         return out;
     }
 
