@@ -24,10 +24,10 @@ import java.util.Map;
  *       which {@code DefaultMessageStore#checkMessage} limits and {@code CommitLog}'s append callback
  *       stores;</li>
  *   <li>makes the trimmed block ({@code PersistedProperties.messageProperties2Bytes}, same map, same
- *       place) at the sites listed in {@link #SITES}: the normal single-message send
- *       ({@code SendMessageProcessor#asyncSendMessage}), the CommitLog delay branch (sync and async
- *       put) and the {@code ScheduleMessageService} re-put. Batch, transaction and send-back sites are
- *       not changed yet (they keep storing 4.9.0's String).</li>
+ *       place) at every site listed in {@link #SITES} (each site that makes 4.9.0's persisted String),
+ *       and in the batch encoder stores each message's client block without WAIT segments, then the
+ *       batch's trimmed block ({@code PersistedProperties.putBatchMessage}). Left as in 4.9.0:
+ *       ReplyMessageProcessor, the DLedger batch encoder, the unused SendMessageProcessor#sendMessage.</li>
  * </ul>
  *
  * <p>Run: {@code patches/regenerate.sh}.
@@ -46,12 +46,26 @@ public final class StorePatchGenerator {
     static final String DLEDGER = STORE_JAVA + "org/apache/rocketmq/store/dledger/DLedgerCommitLog.java";
     static final String SCHEDULE = STORE_JAVA + "org/apache/rocketmq/store/schedule/ScheduleMessageService.java";
     static final String SEND = BROKER_JAVA + "org/apache/rocketmq/broker/processor/SendMessageProcessor.java";
+    static final String END_TRANSACTION = BROKER_JAVA + "org/apache/rocketmq/broker/processor/EndTransactionProcessor.java";
+    static final String PULL = BROKER_JAVA + "org/apache/rocketmq/broker/processor/PullMessageProcessor.java";
+    static final String ADMIN = BROKER_JAVA + "org/apache/rocketmq/broker/processor/AdminBrokerProcessor.java";
+    static final String TRANSACTION_BRIDGE = BROKER_JAVA + "org/apache/rocketmq/broker/transaction/queue/TransactionalMessageBridge.java";
+    static final String CHECK_LISTENER = BROKER_JAVA
+        + "org/apache/rocketmq/broker/transaction/queue/DefaultTransactionalMessageCheckListener.java";
 
     /** The sites that make the persisted block, as documented in hotpath-store/README.md. */
     public static final List<String> SITES = List.of(
         "SendMessageProcessor#asyncSendMessage (normal single-message send)",
-        "CommitLog#putMessage and #asyncPutMessage (delay branch)",
-        "ScheduleMessageService.DeliverDelayedMessageTimerTask#messageTimeup (delay re-put)");
+        "CommitLog#putMessage and #asyncPutMessage (delay branch), DLedgerCommitLog#putMessage (delay branch)",
+        "ScheduleMessageService.DeliverDelayedMessageTimerTask#messageTimeup (delay re-put)",
+        "CommitLog.MessageExtBatchEncoder#encode (each message of a batch)",
+        "TransactionalMessageBridge#parseHalfMessageInner, #renewHalfMessageInner, #renewImmunityHalfMessageInner,"
+            + " #makeOpMessageInner (transaction half, check re-put, op records)",
+        "EndTransactionProcessor#endMessageTransaction (transaction commit)",
+        "DefaultTransactionalMessageCheckListener#toMessageExtBrokerInner (half message past its check limit)",
+        "AdminBrokerProcessor#toMessageExtBrokerInner (resume a checked-out half message)",
+        "SendMessageProcessor#asyncConsumerSendMsgBack (consumer send-back to retry / DLQ)",
+        "PullMessageProcessor#generateOffsetMovedEvent (offset-moved event)");
 
     private static final String STOCK_PROPERTIES_DATA = "            final byte[] propertiesData =\n"
         + "                msgInner.getPropertiesString() == null ? null : msgInner.getPropertiesString().getBytes(MessageDecoder.CHARSET_UTF8);\n";
@@ -90,18 +104,35 @@ public final class StorePatchGenerator {
           with MESSAGE_ILLEGAL, the status 4.9.0 returns for an oversized
           block (the limit now applies to the trimmed bytes, as in 4.9.8).
         - The block is made at the same site, from the same map, at the same
-          moment as 4.9.0's String (snapshot semantics kept) at:
-          SendMessageProcessor#asyncSendMessage (normal send), the CommitLog
-          delay branch of putMessage and asyncPutMessage, and
-          ScheduleMessageService's re-put of a due message.
-        - Not changed yet, still storing 4.9.0's String (with WAIT and the
-          trailing separator): batch (MessageExtBatchEncoder), transaction half
-          / check / commit / op records, consumer send-back, offset-moved
-          events, the DLedger delay branch and ReplyMessageProcessor.
+          moment as 4.9.0's String (snapshot semantics kept) on every path that
+          persists a message: SendMessageProcessor#asyncSendMessage (normal
+          send), the delay branch of CommitLog#putMessage / #asyncPutMessage and
+          of DLedgerCommitLog, ScheduleMessageService's re-put of a due message,
+          consumer send-back (asyncConsumerSendMsgBack; its first, overwritten
+          String is no longer made), the transaction half, check re-put, op,
+          check-limit and resume records (TransactionalMessageBridge,
+          DefaultTransactionalMessageCheckListener, AdminBrokerProcessor), the
+          commit re-put (EndTransactionProcessor) and offset-moved events.
+        - Batch (CommitLog.MessageExtBatchEncoder): each message's block is its
+          client-encoded properties without WAIT segments, then the batch's
+          own trimmed block, joined by one separator (the 4.9.3 fix) and
+          without a trailing one; a batch block over 32767 bytes fails the
+          batch as in 4.9.8, and so does a message block over 32767 bytes
+          (4.9.0 overflowed the short length field).
+        - WAIT on the transaction path: EndTransactionProcessor reads WAIT back
+          from the half record (absent reads as true). Half records made from a
+          WAIT=false message (or re-put by renewImmunityHalfMessageInner) now
+          lose that false, so their commit put waits for flush / slave like a
+          default message: more durable, never less; only the EndTransaction
+          thread's latency changes, and only on SYNC_FLUSH / SYNC_MASTER.
+        - Not changed: ReplyMessageProcessor (stores the request's properties
+          String verbatim), the DLedger batch encoder (stores only the client's
+          bytes) and the unused SendMessageProcessor#sendMessage.
         - Proven against the patched 4.9.0 DefaultMessageStore of the built
           broker: every stored record's properties block equals
-          PersistedProperties of the message map, and stock 4.9.0
-          MessageDecoder reads it back.
+          PersistedProperties of the message map (normal, delayed, re-put),
+          a batch's records equal 4.9.8's batch records without WAIT, and stock
+          4.9.0 MessageDecoder reads them back.
 
         Result: see jmh summary (filled in by the lead)
         """;
@@ -114,7 +145,9 @@ public final class StorePatchGenerator {
         for (String path : List.of(INNER, STORE, COMMIT_LOG, DLEDGER, SCHEDULE)) {
             stock.put(path, CodecPatchGenerator.readEntry(storeSourcesJar, path.substring(STORE_JAVA.length())));
         }
-        stock.put(SEND, CodecPatchGenerator.readEntry(brokerSourcesJar, SEND.substring(BROKER_JAVA.length())));
+        for (String path : List.of(SEND, END_TRANSACTION, PULL, ADMIN, TRANSACTION_BRIDGE, CHECK_LISTENER)) {
+            stock.put(path, CodecPatchGenerator.readEntry(brokerSourcesJar, path.substring(BROKER_JAVA.length())));
+        }
 
         Map<String, String> patched = new LinkedHashMap<>();
         patched.put(INNER, patchInner(stock.get(INNER)));
@@ -131,13 +164,28 @@ public final class StorePatchGenerator {
                 + "            return PutMessageStatus.MESSAGE_ILLEGAL;\n"
                 + "        }\n"));
         patched.put(COMMIT_LOG, patchCommitLog(stock.get(COMMIT_LOG)));
-        // DLedger mode encodes the record itself: it must store the bytes too (its delay branch still makes 4.9.0's String)
-        patched.put(DLEDGER, replaceOnce(DLEDGER, stock.get(DLEDGER), STOCK_PROPERTIES_DATA, PATCHED_PROPERTIES_DATA));
+        // DLedger mode encodes the record itself: it must store the bytes too; its delay branch is a site
+        patched.put(DLEDGER, patchSite(DLEDGER, replaceOnce(DLEDGER, stock.get(DLEDGER), STOCK_PROPERTIES_DATA, PATCHED_PROPERTIES_DATA),
+            "msg.setPropertiesString(MessageDecoder.messageProperties2String(msg.getProperties()));", 1));
         patched.put(SCHEDULE, patchSite(SCHEDULE, stock.get(SCHEDULE),
             "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1));
-        patched.put(SEND, patchSite(SEND, stock.get(SEND),
+        patched.put(SEND, patchSendBack(patchSite(SEND, stock.get(SEND),
             "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgInner.getProperties()));\n\n"
-                + "        CompletableFuture<PutMessageResult> putMessageResult = null;", 1));
+                + "        CompletableFuture<PutMessageResult> putMessageResult = null;", 1)));
+        patched.put(END_TRANSACTION, patchSite(END_TRANSACTION, stock.get(END_TRANSACTION),
+            "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1));
+        patched.put(PULL, patchSite(PULL, stock.get(PULL),
+            "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgInner.getProperties()));", 1));
+        patched.put(ADMIN, patchSite(ADMIN, stock.get(ADMIN),
+            "inner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1));
+        patched.put(CHECK_LISTENER, patchSite(CHECK_LISTENER, stock.get(CHECK_LISTENER),
+            "inner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1));
+        String bridge = patchSite(TRANSACTION_BRIDGE, stock.get(TRANSACTION_BRIDGE),
+            "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgInner.getProperties()));", 2);
+        bridge = patchSite(TRANSACTION_BRIDGE, bridge,
+            "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1);
+        patched.put(TRANSACTION_BRIDGE, patchSite(TRANSACTION_BRIDGE, bridge,
+            "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(message.getProperties()));", 1));
         for (String file : STORE_FILES) {
             patched.put(STORE_DIR + file, CodecPatchGenerator.readSource(storeSources.resolve("io/hotpath/store").resolve(file)));
         }
@@ -171,8 +219,70 @@ public final class StorePatchGenerator {
 
     private static String patchCommitLog(String source) {
         String patched = replaceOnce(COMMIT_LOG, source, STOCK_PROPERTIES_DATA, PATCHED_PROPERTIES_DATA);
+        patched = patchBatchEncoder(patched);
         // the delay branch of putMessage and asyncPutMessage
         return patchSite(COMMIT_LOG, patched, "msg.setPropertiesString(MessageDecoder.messageProperties2String(msg.getProperties()));", 2);
+    }
+
+    /**
+     * {@code MessageExtBatchEncoder#encode}: the batch's own block is made once, trimmed, and rejected
+     * over 32767 bytes as 4.9.8 rejects it (4.9.0 casts it to short); each message's block is its
+     * client-encoded properties without WAIT segments, then the batch's block
+     * ({@code PersistedProperties#putBatchMessage}), and a block over 32767 bytes fails the batch
+     * instead of overflowing the length field.
+     */
+    private static String patchBatchEncoder(String source) {
+        String patched = replaceOnce(COMMIT_LOG, source,
+            "            String batchPropStr = MessageDecoder.messageProperties2String(messageExtBatch.getProperties());\n"
+                + "            final byte[] batchPropData = batchPropStr.getBytes(MessageDecoder.CHARSET_UTF8);\n"
+                + "            final short batchPropLen = (short) batchPropData.length;\n",
+            "            // rocketmq-hotpath: trimmed (no WAIT, no trailing separator), once per batch; over 32767 bytes fails as in 4.9.8\n"
+                + "            final byte[] batchPropData = PersistedProperties.messageProperties2Bytes(messageExtBatch.getProperties());\n"
+                + "            if (batchPropData.length > Short.MAX_VALUE) {\n"
+                + "                CommitLog.log.warn(\"Properties size of messageExtBatch exceeded, properties size: \" + batchPropData.length);\n"
+                + "                throw new RuntimeException(\"Properties size of messageExtBatch exceeded!\");\n"
+                + "            }\n");
+        patched = replaceOnce(COMMIT_LOG, patched,
+            "                messagesByteBuff.position(propertiesPos + propertiesLen);\n\n"
+                + "                final byte[] topicData = messageExtBatch.getTopic().getBytes(MessageDecoder.CHARSET_UTF8);\n",
+            "                messagesByteBuff.position(propertiesPos + propertiesLen);\n"
+                + "                // rocketmq-hotpath: the message's block as stored: its own properties without WAIT, then the batch's\n"
+                + "                final int storedPropLen = PersistedProperties.batchMessageLength(messagesByteBuff.array(), propertiesPos,\n"
+                + "                    propertiesLen, batchPropData);\n"
+                + "                if (storedPropLen > Short.MAX_VALUE) {\n"
+                + "                    CommitLog.log.warn(\"message properties size exceeded, properties size: \" + storedPropLen);\n"
+                + "                    throw new RuntimeException(\"message properties size exceeded\");\n"
+                + "                }\n\n"
+                + "                final byte[] topicData = messageExtBatch.getTopic().getBytes(MessageDecoder.CHARSET_UTF8);\n");
+        patched = replaceOnce(COMMIT_LOG, patched,
+            "                        propertiesLen + batchPropLen);\n",
+            "                        storedPropLen);\n");
+        return replaceOnce(COMMIT_LOG, patched,
+            "                this.msgBatchMemory.putShort((short) (propertiesLen + batchPropLen));\n"
+                + "                if (propertiesLen > 0) {\n"
+                + "                    this.msgBatchMemory.put(messagesByteBuff.array(), propertiesPos, propertiesLen);\n"
+                + "                }\n"
+                + "                if (batchPropLen > 0) {\n"
+                + "                    this.msgBatchMemory.put(batchPropData, 0, batchPropLen);\n"
+                + "                }\n",
+            "                this.msgBatchMemory.putShort((short) storedPropLen);\n"
+                + "                PersistedProperties.putBatchMessage(messagesByteBuff.array(), propertiesPos, propertiesLen, batchPropData,\n"
+                + "                    this.msgBatchMemory);\n");
+    }
+
+    /**
+     * {@code asyncConsumerSendMsgBack} makes the String twice; the first is overwritten before the put
+     * (ORIGIN_MESSAGE_ID is added in between), so only the second becomes the trimmed block.
+     */
+    private static String patchSendBack(String source) {
+        String dead = "        MessageAccessor.setProperties(msgInner, msgExt.getProperties());\n"
+            + "        msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));\n"
+            + "        msgInner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(null, msgExt.getTags()));\n";
+        String patched = replaceOnce(SEND, source, dead,
+            "        MessageAccessor.setProperties(msgInner, msgExt.getProperties());\n"
+                + "        // rocketmq-hotpath: the block is made once, below, after ORIGIN_MESSAGE_ID (4.9.0 also made an unused one here)\n"
+                + "        msgInner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(null, msgExt.getTags()));\n");
+        return patchSite(SEND, patched, "msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));", 1);
     }
 
     /** Replaces {@code count} occurrences of a site's {@code setPropertiesString(messageProperties2String(X))}, adds the import. */
@@ -185,7 +295,8 @@ public final class StorePatchGenerator {
             throw new DistBuildException(file + ": expected " + count + " x '" + site + "', found " + found);
         }
         String replacement = site.replace("setPropertiesString(MessageDecoder.messageProperties2String(", "setPropertiesBytes(PersistedProperties.messageProperties2Bytes(");
-        String patched = addImport(file, source.replace(site, replacement));
+        String replaced = source.replace(site, replacement);
+        String patched = replaced.contains(IMPORT) ? replaced : addImport(file, replaced);
         String decoderImport = "import org.apache.rocketmq.common.message.MessageDecoder;\n";
         return CodecPatchGenerator.usedOutsideImportsAndComments(patched, "MessageDecoder") ? patched : patched.replace(decoderImport, "");
     }

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * the stock 4.9.0 {@code MessageDecoder.decode} reads the record back with the map's properties
  * minus WAIT. Paths: the normal single-message put (the probe restates the normal-send site), a
  * delayed message (the real patched CommitLog delay branch re-makes the block after adding
- * REAL_TOPIC / REAL_QID), and its re-put by the real patched ScheduleMessageService when due.
- * Batch, transaction and send-back sites are not patched by 0003 yet.
+ * REAL_TOPIC / REAL_QID), its re-put by the real patched ScheduleMessageService when due, and a
+ * batch through the real patched batch encoder. The broker-side sites (transaction, send-back,
+ * offset-moved) need a live BrokerController; the 2m-2s smoke exercises the transaction path.
  */
 class PatchedStorePersistedPropertiesTest {
 
@@ -107,6 +108,55 @@ class PatchedStorePersistedPropertiesTest {
         assertThat(block).as(escaped(block)).isEqualTo(expected.substring(0, expected.length() - 1));
         assertThat(delivered.getProperties()).isEqualTo(scheduled.getProperties());
         assertThat(new String(delivered.getBody(), StandardCharsets.UTF_8)).isEqualTo("body 0");
+    }
+
+    /**
+     * A batch through the patched {@code CommitLog.MessageExtBatchEncoder}: each record's block is the
+     * message's client-encoded segments without WAIT, then the batch's own block (CLUSTER, without WAIT),
+     * one separator between them and none at the end - whether the client ended its block with a
+     * separator (4.9.0) or not (4.9.1+) - and stock 4.9.0 decodes every record with those properties.
+     * (That this equals 4.9.8's batch record without WAIT is hotpath-store's BatchMessageDifferentialTest.)
+     */
+    @Test
+    void patchedBatchEncoderStoresEachMessageWithoutWait() throws Exception {
+        List<String> inner = List.of(
+            "KEYS\1b0\2UNIQ_KEY\0017F0000010B5718B4AAC2170C8D5000B0\2WAIT\1true\2TAGS\1TagA\2", // 4.9.0 client
+            "UNIQ_KEY\0017F0000010B5718B4AAC2170C8D5000B1\2WAIT\1true\2hotpath.note\1h\u00e9llo \u4e16\u754c", // 4.9.1+ client
+            "WAIT\1true\2",
+            "",
+            "WAIT\1false\2KEYS\1b4\2TAGS\1TagB\2");
+        Path root = Files.createTempDirectory(BuiltDistributions.target(), "patched-store-batch-");
+        Method run = PatchedBrokerLoader.withProbe().load(PatchedStoreProbe.class.getName())
+            .getMethod("putBatchAndReadBack", String.class, List.class, String.class);
+        @SuppressWarnings("unchecked")
+        List<Object> results = (List<Object>) run.invoke(null, root.toString(), inner, "WAIT\1true\2");
+        assertThat(results.get(0)).isEqualTo("PUT_OK");
+        @SuppressWarnings("unchecked")
+        LinkedHashMap<String, String> outer = (LinkedHashMap<String, String>) results.get(1);
+        assertThat(results).as("status, outer map, one record per message").hasSize(2 + inner.size());
+        byte[] outerBlock = trimmedLike490(outer);
+        assertThat(new String(outerBlock, StandardCharsets.UTF_8)).isEqualTo("CLUSTER\1DefaultCluster");
+        for (int i = 0; i < inner.size(); i++) {
+            byte[] record = (byte[]) results.get(2 + i);
+            List<String> segments = new java.util.ArrayList<>();
+            String block = inner.get(i).endsWith(SEP) ? inner.get(i).substring(0, inner.get(i).length() - 1) : inner.get(i);
+            for (String segment : block.isEmpty() ? new String[0] : block.split(SEP, -1)) {
+                if (!segment.startsWith("WAIT\1")) {
+                    segments.add(segment);
+                }
+            }
+            segments.add(new String(outerBlock, StandardCharsets.UTF_8));
+            String expected = String.join(SEP, segments);
+            String stored = new String(propertiesBlock(record), StandardCharsets.UTF_8);
+            String what = "batch message " + i + " (" + escaped(inner.get(i)) + ")";
+            assertThat(stored).as("%s: stored %s", what, escaped(stored)).isEqualTo(expected).doesNotContain("WAIT\1").doesNotEndWith(SEP);
+
+            MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(record), true, false);
+            Map<String, String> expectedProperties = MessageDecoder.string2messageProperties(expected);
+            assertThat(decoded.getProperties()).as("%s: stock 4.9.0 decode", what).isEqualTo(expectedProperties);
+            assertThat(decoded.getTopic()).isEqualTo("hotpath_store_probe_batch");
+            assertThat(new String(decoded.getBody(), StandardCharsets.UTF_8)).as(what).isEqualTo("batch body " + i);
+        }
     }
 
     /** Stock 4.9.0's String of the same map (same iteration order) without WAIT, without the trailing separator. */

@@ -12,6 +12,7 @@ import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExtBatch;
 import org.apache.rocketmq.store.DefaultMessageStore;
 import org.apache.rocketmq.store.MessageExtBrokerInner;
 import org.apache.rocketmq.store.PutMessageResult;
@@ -41,20 +42,7 @@ public final class PatchedStoreProbe {
     /** {@code clientProperties}: the properties strings a 4.9.0 client sends; {@code delayLevels}: 0 = none. */
     public static List<Object[]> putAndReadBack(String root, List<String> clientProperties, List<Integer> delayLevels)
         throws Exception {
-        MessageStoreConfig config = new MessageStoreConfig();
-        config.setStorePathRootDir(root);
-        config.setStorePathCommitLog(root + "/commitlog");
-        config.setMappedFileSizeCommitLog(4 * 1024 * 1024);
-        config.setMappedFileSizeConsumeQueue(1000 * 20);
-        config.setMaxIndexNum(1000);
-        config.setMaxHashSlotNum(100);
-        config.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
-        DefaultMessageStore store = new DefaultMessageStore(config, new BrokerStatsManager("DefaultCluster"),
-            (topic, queueId, offset, tagsCode, storeTime, filter, props) -> { }, new BrokerConfig());
-        if (!store.load()) {
-            throw new IllegalStateException("patched store did not load " + root);
-        }
-        store.start();
+        DefaultMessageStore store = startedStore(root);
         // as BrokerController does on a master: the schedule service re-puts due delayed messages
         store.handleScheduleMessageService(BrokerRole.ASYNC_MASTER);
         Class<?> persisted = Class.forName("io.hotpath.store.PersistedProperties", true, PatchedStoreProbe.class.getClassLoader());
@@ -118,5 +106,86 @@ public final class PatchedStoreProbe {
             store.destroy();
         }
         return out;
+    }
+    /**
+     * Puts one batch the way patched 4.9.0's {@code SendMessageProcessor#asyncSendBatchMessage} does
+     * (outer map = the request's properties parsed, plus CLUSTER; the body = the client-encoded messages)
+     * through the patched {@code CommitLog.MessageExtBatchEncoder}, and returns {status, the outer map as
+     * a LinkedHashMap, record 0, record 1, ...}. {@code innerBlocks}: each message's properties block as
+     * its client encoded it (4.9.0 clients end it with a separator, 4.9.1+ clients do not).
+     */
+    public static List<Object> putBatchAndReadBack(String root, List<String> innerBlocks, String outerProperties) throws Exception {
+        DefaultMessageStore store = startedStore(root);
+        List<Object> out = new ArrayList<>();
+        try {
+            ByteBuffer body = ByteBuffer.allocate(1 << 20);
+            for (int i = 0; i < innerBlocks.size(); i++) {
+                // MessageDecoder.encodeMessage's layout, with the block given as bytes
+                byte[] messageBody = ("batch body " + i).getBytes(StandardCharsets.UTF_8);
+                byte[] properties = innerBlocks.get(i).getBytes(StandardCharsets.UTF_8);
+                body.putInt(4 + 4 + 4 + 4 + 4 + messageBody.length + 2 + properties.length);
+                body.putInt(0); // MAGICCODE
+                body.putInt(0); // BODYCRC
+                body.putInt(0); // FLAG
+                body.putInt(messageBody.length);
+                body.put(messageBody);
+                body.putShort((short) properties.length);
+                body.put(properties);
+            }
+            byte[] encoded = new byte[body.position()];
+            body.flip();
+            body.get(encoded);
+
+            MessageExtBatch batch = new MessageExtBatch();
+            batch.setTopic("hotpath_store_probe_batch");
+            batch.setQueueId(0);
+            batch.setBody(encoded);
+            batch.setFlag(0);
+            MessageAccessor.setProperties(batch, MessageDecoder.string2messageProperties(outerProperties));
+            MessageAccessor.putProperty(batch, MessageConst.PROPERTY_CLUSTER, "DefaultCluster");
+            batch.setBornTimestamp(System.currentTimeMillis());
+            batch.setBornHost(new InetSocketAddress("127.0.0.1", 51234));
+            batch.setStoreHost(new InetSocketAddress("127.0.0.1", 10911));
+            PutMessageResult result = store.putMessages(batch);
+            out.add(result.getPutMessageStatus().name());
+            out.add(new LinkedHashMap<>(batch.getProperties()));
+            if (result.isOk()) {
+                long offset = result.getAppendMessageResult().getWroteOffset();
+                for (int i = 0; i < result.getAppendMessageResult().getMsgNum(); i++) {
+                    SelectMappedBufferResult selected = store.selectOneMessageByOffset(offset);
+                    try {
+                        ByteBuffer buffer = selected.getByteBuffer();
+                        byte[] record = new byte[buffer.getInt(buffer.position())];
+                        buffer.get(record);
+                        out.add(record);
+                        offset += record.length;
+                    } finally {
+                        selected.release();
+                    }
+                }
+            }
+        } finally {
+            store.shutdown();
+            store.destroy();
+        }
+        return out;
+    }
+
+    private static DefaultMessageStore startedStore(String root) throws Exception {
+        MessageStoreConfig config = new MessageStoreConfig();
+        config.setStorePathRootDir(root);
+        config.setStorePathCommitLog(root + "/commitlog");
+        config.setMappedFileSizeCommitLog(4 * 1024 * 1024);
+        config.setMappedFileSizeConsumeQueue(1000 * 20);
+        config.setMaxIndexNum(1000);
+        config.setMaxHashSlotNum(100);
+        config.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
+        DefaultMessageStore store = new DefaultMessageStore(config, new BrokerStatsManager("DefaultCluster"),
+            (topic, queueId, offset, tagsCode, storeTime, filter, props) -> { }, new BrokerConfig());
+        if (!store.load()) {
+            throw new IllegalStateException("patched store did not load " + root);
+        }
+        store.start();
+        return store;
     }
 }

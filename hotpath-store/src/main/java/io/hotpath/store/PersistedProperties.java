@@ -51,6 +51,8 @@ public final class PersistedProperties {
     private static final char NAME_VALUE_SEPARATOR = 1;
     private static final char PROPERTY_SEPARATOR = 2;
     private static final byte[] EMPTY = new byte[0];
+    /** {@code WAIT\1} in UTF-8 (ASCII), the start of a WAIT segment in a client-encoded block. */
+    private static final byte[] WAIT_SEGMENT_PREFIX = {'W', 'A', 'I', 'T', NAME_VALUE_SEPARATOR};
 
     private PersistedProperties() {
     }
@@ -90,6 +92,105 @@ public final class PersistedProperties {
         } finally {
             scratch.release();
         }
+    }
+
+    /**
+     * Length of the stored block of one message of a batch: {@code inner[offset, offset + length)}
+     * is the properties block the client encoded for that message (a 4.9.0 client ends it with
+     * {@code \2} and includes {@code WAIT}), {@code outer} the batch's own block from
+     * {@link #messageProperties2Bytes} (CLUSTER, ...). See {@link #putBatchMessage}.
+     */
+    public static int batchMessageLength(byte[] inner, int offset, int length, byte[] outer) {
+        return putBatchMessage(inner, offset, length, outer, null);
+    }
+
+    /**
+     * Writes the stored block of one message of a batch at {@code target}'s position (a null target
+     * only counts) and returns its length. For the 4.9.0 broker it replaces
+     * {@code CommitLog.MessageExtBatchEncoder}'s "inner bytes, then the outer String's bytes".
+     *
+     * <p>The block is the inner block's {@code \2}-separated segments, except those starting with
+     * {@code WAIT\1}, then the outer block as one more segment, joined by {@code \2}, without a
+     * trailing {@code \2}; a {@code \2} ending the inner block ends it rather than starting an empty
+     * segment. That is what upstream 4.9.8 stores for the message (inner bytes, a {@code \2} when
+     * the inner block does not end with one - the 4.9.3 fix - then the outer String) with each
+     * {@code WAIT\1..} segment and one adjacent separator removed, and without a trailing separator
+     * (the broker's batch map always holds CLUSTER; for a map holding nothing at all 4.9.8 would keep
+     * the inner terminator, we do not). The inner block has no map behind it (the broker never
+     * parses it), so WAIT is found in the bytes: {@code \1} and {@code \2} are single bytes that
+     * never occur inside a multi-byte UTF-8 sequence, so a byte scan sees the same segments as a
+     * String scan would.
+     */
+    public static int putBatchMessage(byte[] inner, int offset, int length, byte[] outer, ByteBuffer target) {
+        int written = 0;
+        // a segment was kept (it may be empty, so "written > 0" cannot tell)
+        boolean kept = false;
+        // separators between kept segments, written only once non-empty content follows, so that the
+        // block never ends with one
+        int owed = 0;
+        if (length > 0) {
+            int end = offset + length;
+            if (inner[end - 1] == PROPERTY_SEPARATOR) {
+                end--; // the inner block's own terminator, not an empty last segment
+            }
+            int segmentStart = offset;
+            for (int i = offset; i <= end; i++) {
+                if (i < end && inner[i] != PROPERTY_SEPARATOR) {
+                    continue;
+                }
+                if (!startsWithWait(inner, segmentStart, i)) {
+                    if (kept) {
+                        owed++;
+                    }
+                    kept = true;
+                    if (i > segmentStart) {
+                        written += putSeparators(target, owed);
+                        owed = 0;
+                        written += put(target, inner, segmentStart, i - segmentStart);
+                    }
+                }
+                segmentStart = i + 1;
+            }
+        }
+        if (outer.length > 0) {
+            if (kept) {
+                owed++;
+            }
+            written += putSeparators(target, owed);
+            written += put(target, outer, 0, outer.length);
+        } else if (owed > 1) {
+            // trailing empty segments: all their separators but the last, which would end the block
+            written += putSeparators(target, owed - 1);
+        }
+        return written;
+    }
+
+    private static boolean startsWithWait(byte[] bytes, int from, int to) {
+        if (to - from < WAIT_SEGMENT_PREFIX.length) {
+            return false;
+        }
+        for (int i = 0; i < WAIT_SEGMENT_PREFIX.length; i++) {
+            if (bytes[from + i] != WAIT_SEGMENT_PREFIX[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int putSeparators(ByteBuffer target, int count) {
+        if (target != null) {
+            for (int i = 0; i < count; i++) {
+                target.put((byte) PROPERTY_SEPARATOR);
+            }
+        }
+        return count;
+    }
+
+    private static int put(ByteBuffer target, byte[] bytes, int offset, int length) {
+        if (target != null && length > 0) {
+            target.put(bytes, offset, length);
+        }
+        return length;
     }
 
     /**
