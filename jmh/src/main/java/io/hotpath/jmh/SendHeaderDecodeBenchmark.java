@@ -79,6 +79,13 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             requestsLatest[i].setExtFields(requests490[i].getExtFields());
         }
         verifyAllAgreeOnTheWholeCorpus();
+        // String literals, as a decoder holds its keys (hotpath's SendHeaderDecoder does)
+        floorKeys = "V2".equals(header) ? V2_KEYS : V1_KEYS;
+        for (RemotingCommand request : requests490) {
+            if (!request.getExtFields().keySet().containsAll(java.util.Arrays.asList(floorKeys))) {
+                throw new IllegalStateException("floorLookupsOnly: a request lacks one of " + java.util.Arrays.toString(floorKeys));
+            }
+        }
     }
 
     @Benchmark
@@ -97,6 +104,29 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     public SendMessageRequestHeader hotpath() throws Exception {
         return SendHeaderDecoder.parseRequestHeader(requests490[next++ & MASK]);
     }
+
+    /**
+     * Not a decoder: only the 13 {@code extFields.get} calls every decoder of this request must make
+     * (one per header field, with the keys the request carries), summing the value lengths so they
+     * are used. No header object, no number parsing, no checks: a decoder cannot be faster than this;
+     * the row shows how far the speed-up targets are from it.
+     */
+    @Benchmark
+    public int floorLookupsOnly() {
+        final Map<String, String> fields = requests490[next++ & MASK].getExtFields();
+        final String[] keys = floorKeys;
+        int used = 0;
+        for (int k = 0; k < keys.length; k++) {
+            final String value = fields.get(keys[k]);
+            used += value == null ? -1 : value.length();
+        }
+        return used;
+    }
+
+    private static final String[] V2_KEYS = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"};
+    private static final String[] V1_KEYS = {"producerGroup", "topic", "defaultTopic", "defaultTopicQueueNums", "queueId", "sysFlag",
+        "bornTimestamp", "flag", "properties", "reconsumeTimes", "unitMode", "maxReconsumeTimes", "batch"};
+    private String[] floorKeys;
 
     /** What DefaultMQProducerImpl#sendKernelImpl of 4.9.0 puts in the header (maxReconsumeTimes as for a retry topic). */
     private static SendMessageRequestHeader producerHeader(Random random, int i) {
