@@ -95,14 +95,22 @@ public final class ClusterNetwork implements AutoCloseable {
         static final Summary LOOPBACK = new Summary(NetMode.LOOPBACK, Map.of(), 0, 0, Double.NaN, Double.NaN, Double.NaN,
                 Double.NaN);
 
-        /** "netem 30 us each way + tbf 1 Gbit/s" or the rate alone when the kernel has no netem. */
+        /** "netem 30 us each way + tbf 1000 Mbit/s per link", or the rate alone when the kernel has no netem. */
         public String shaping() {
-            if (mode == NetMode.LOOPBACK) {
-                return "none (loopback)";
-            }
+            return mode == NetMode.LOOPBACK ? "none (loopback)" : shaping(delayMicrosEachWay, rateMbit);
+        }
+
+        static String shaping(int delayMicrosEachWay, int rateMbit) {
             String rate = "tbf " + rateMbit + " Mbit/s per link";
             return delayMicrosEachWay > 0 ? "netem " + delayMicrosEachWay + " us each way + " + rate
                     : rate + ", no added delay (kernel without sch_netem)";
+        }
+
+        /** "controller 10.213.0.1, namesrv 10.213.0.10, ..." */
+        static String hosts(Map<String, String> addresses) {
+            StringJoiner hosts = new StringJoiner(", ");
+            addresses.forEach((name, host) -> hosts.add(name + " " + host));
+            return hosts.toString();
         }
 
         /** One line for the Markdown report header and the smoke summary. */
@@ -110,12 +118,10 @@ public final class ClusterNetwork implements AutoCloseable {
             if (mode == NetMode.LOOPBACK) {
                 return "loopback (every node on 127.0.0.1 of the run's private namespace, unshaped)";
             }
-            StringJoiner hosts = new StringJoiner(", ");
-            addresses.forEach((name, host) -> hosts.add(name + " " + host));
             return String.format(Locale.ROOT, "realistic (a namespace per node, veth + bridge: %s; %s); measured TCP round"
                             + " trip controller -> broker-a %.3f ms (slowest node %.3f ms; loopback %.3f ms), broker-a ->"
                             + " controller %.0f Mbit/s",
-                    hosts, shaping(), rttMillis, rttMaxMillis, loopbackRttMillis, throughputMbit);
+                    hosts(addresses), shaping(), rttMillis, rttMaxMillis, loopbackRttMillis, throughputMbit);
         }
 
         /** JSON fields (without braces) for smoke-result.json and campaign.json. */
@@ -213,6 +219,7 @@ public final class ClusterNetwork implements AutoCloseable {
         boolean netem = probeNetem();
         run(nodeSteps(layout, pids));
         run(shapingSteps(layout, pids, netem));
+        int delayMicros = netem ? DELAY_MICROS : 0;
         if (!netem) {
             Console.warn("--net realistic: this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM is not set): the links are"
                     + " rate-limited to 1 Gbit/s but get no added delay, so round trips are the veths' own");
@@ -221,8 +228,7 @@ public final class ClusterNetwork implements AutoCloseable {
         addresses.put("controller", ClusterLayout.REALISTIC_CONTROLLER);
         layout.nodes().forEach(node -> addresses.put(node.name(), node.host()));
         Console.progress("realistic network: %s, each node in a namespace of its own on a veth to bridge %s; shaped by %s",
-                addresses.toString().replaceAll("[{}]", "").replace("=", " "), BRIDGE,
-                new Summary(NetMode.REALISTIC, addresses, netem ? DELAY_MICROS : 0, RATE_MBIT, 0, 0, 0, 0).shaping());
+                Summary.hosts(addresses), BRIDGE, Summary.shaping(delayMicros, RATE_MBIT));
 
         // the first connects of this JVM run interpreted: warm the path up on loopback before timing anything
         connectRttMillis(ClusterLayout.LOOPBACK, "loopback");
@@ -237,8 +243,8 @@ public final class ClusterNetwork implements AutoCloseable {
         }
         double loopback = connectRttMillis(ClusterLayout.LOOPBACK, "loopback");
         double throughput = throughputMbit(pids.get("broker-a"));
-        summary = new Summary(NetMode.REALISTIC, Collections.unmodifiableMap(addresses), netem ? DELAY_MICROS : 0, RATE_MBIT,
-                brokerA, slowest, loopback, throughput);
+        summary = new Summary(NetMode.REALISTIC, Collections.unmodifiableMap(addresses), delayMicros, RATE_MBIT, brokerA, slowest,
+                loopback, throughput);
         Console.progress("realistic network check: TCP round trip controller -> broker-a %.3f ms (median of %d connects;"
                         + " slowest node %.3f ms; loopback %.3f ms), broker-a -> controller %.0f Mbit/s (%d MiB)",
                 brokerA, RTT_SAMPLES, slowest, loopback, throughput, THROUGHPUT_BYTES >> 20);
@@ -415,7 +421,8 @@ public final class ClusterNetwork implements AutoCloseable {
 
     private ClusterException setupFailed(Step step, CommandResult result) {
         String first = result.output().strip().lines().findFirst().orElse("no output");
-        return new ClusterException("realistic network setup failed in " + step.where() + "'s namespace: `"
+        return new ClusterException("realistic network setup failed in " + (step.where().equals("controller") ? "the " : "")
+                + step.where() + "'s namespace: `"
                 + String.join(" ", step.argv()) + "` exited with " + result.exitCode() + ": " + first + " (log " + logFile + ")");
     }
 
