@@ -7,6 +7,8 @@
 # with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
 # PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.
 # The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL).
+# With --net realistic the controller (io.hotpath.e2e.ClusterNetwork) nests a namespace per server
+# inside this one, so that too stays off the host network and ends with the run.
 set -euo pipefail
 source "$HOTPATH_ROOT/bin/lib/common.sh"
 

@@ -42,14 +42,17 @@ public final class Campaign {
             Files.createDirectories(dir);
             ClientLogging.logTo(dir.resolve("client-logs"));
             List<Distribution> distributions = FLAVORS.stream().map(f -> Distribution.resolve(f, context.projectRoot())).toList();
-            ClusterLayout layout = new ClusterLayout(options.basePort());
+            ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
             layout.checkPortsFree();
             ClusterSmoke.checkNetwork(options.privateNetwork());
-            return options.ci() ? ci(options, distributions, layout, dir) : campaign(options, distributions, layout, dir);
+            // one network for the whole campaign: every round of both arms runs on the same links
+            try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
+                return options.ci() ? ci(options, distributions, network, dir) : campaign(options, distributions, network, dir);
+            }
         });
     }
 
-    private static boolean campaign(CampaignOptions options, List<Distribution> distributions, ClusterLayout layout, Path dir)
+    private static boolean campaign(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
             throws IOException, InterruptedException {
         List<CampaignReport.Round> rounds = new ArrayList<>();
         int total = options.threads().size() * options.sizes().size() * options.rounds() * distributions.size();
@@ -65,13 +68,13 @@ public final class Campaign {
                         Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-r%d-%s", threads, size, round, distribution.flavor()));
                         // one run id for both arms of a round: the same seeded corpus, byte for byte
                         String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r%d", dir.getFileName(), threads, size, round);
-                        SmokeResult result = ClusterSmoke.runRound(runDir, runId, distribution, layout,
+                        SmokeResult result = ClusterSmoke.runRound(runDir, runId, distribution, network,
                                 options.round(distribution.flavor(), threads, size), options.warmupSeconds());
                         System.out.print(result.summary());
                         rounds.add(new CampaignReport.Round(scenario, round, distribution.flavor(), result));
                         done++;
                         // rewrite after every round: an interrupted campaign still leaves what it measured
-                        new CampaignReport(rounds, FLAVORS).write(dir, options, header(distributions));
+                        new CampaignReport(rounds, FLAVORS).write(dir, options, header(distributions, network));
                     }
                 }
             }
@@ -80,20 +83,20 @@ public final class Campaign {
         return verdict(rounds.stream().map(CampaignReport.Round::result).toList(), List.of());
     }
 
-    private static boolean ci(CampaignOptions options, List<Distribution> distributions, ClusterLayout layout, Path dir)
+    private static boolean ci(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
             throws IOException, InterruptedException {
         Distribution stock = distributions.get(0);
         Distribution patched = distributions.get(1);
         SmokeOptions faulted = new SmokeOptions(List.of("patched"), CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(),
                 options.basePort(), options.privateNetwork(), false, false, CI_SECONDS, CI_RATE, List.of(),
-                FaultScenario.KILL_SLAVE);
+                FaultScenario.KILL_SLAVE, options.net());
         Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
-        SmokeResult result = ClusterSmoke.runRound(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, layout, faulted, 0);
+        SmokeResult result = ClusterSmoke.runRound(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, 0);
         System.out.print(result.summary());
         Console.progress("ci 2/2: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =
-                new StoreCompatibilityCheck(stock, patched, layout, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
-        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions)).append("\n\n## kill -9 of a slave\n\n```\n")
+                new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
+        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
                 .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
         checks.forEach(check -> report.append(check.line()).append('\n'));
         report.append("```\n");
@@ -114,12 +117,13 @@ public final class Campaign {
         return failures.isEmpty();
     }
 
-    private static String header(List<Distribution> distributions) {
+    private static String header(List<Distribution> distributions, ClusterNetwork network) {
         StringBuilder out = new StringBuilder();
         for (Distribution distribution : distributions) {
             out.append("- ").append(distribution.flavor()).append(": ").append(distribution.home())
                     .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n');
         }
+        out.append("- network: ").append(network.summary().describe()).append('\n');
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (shared; figures are not quotable)");
         return out.toString();
     }

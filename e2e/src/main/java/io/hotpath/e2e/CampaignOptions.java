@@ -5,15 +5,16 @@ import java.util.List;
 
 /** Command line of {@code bin/hotpath campaign}; bad input is a {@link UsageException} of one line. */
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
-                              int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help) {
+                              int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net) {
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
-                                        [--warmup S] [--seconds S] [--ci] [--base-port P] [--no-netns]
+                                        [--warmup S] [--seconds S] [--ci] [--net loopback|realistic]
+                                        [--base-port P] [--no-netns]
 
-            Stock vs patched RocketMQ 4.9.0 on the 2m-2s loopback cluster: for every scenario (threads x sizes)
-            K rounds, each round a fresh cluster and store per distribution, alternating stock, patched, stock,
-            patched ... A warm-up load of S seconds on its own topic is discarded; then the measured load
+            Stock vs patched RocketMQ 4.9.0 on the 2m-2s cluster (loopback unless --net realistic): for every
+            scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
+            alternating stock, patched, stock, patched ... A warm-up load of S seconds on its own topic is discarded; then the measured load
             runs for --seconds (paced with --rate, else saturated) and everything acknowledged is read back.
             Writes e2e/target/e2e/campaign-<timestamp>/ with campaign.json, report.md (medians, min-max,
             ratio, and per metric whether the difference exceeds the spread between rounds of one arm) and
@@ -29,6 +30,10 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --ci            short check instead: one patched run with kill -9 of a slave, then the
                               store upgrade (stock -> patched) and rollback (patched -> stock) check;
                               fails on any lost message (a few thousand messages, ~4 min here)
+              --net N         loopback: every node on 127.0.0.1                          [default: loopback]
+                              realistic: a network namespace and address per server, veth links shaped
+                              to 1 Gbit/s and 0.03 ms each way (see bin/hotpath smoke --help); set up
+                              once and used by every round; not with --no-netns
               --base-port P   name server port                                           [default: 19876]
               --no-netns      run on the host network (brokers then listen on all interfaces)
 
@@ -46,6 +51,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         int basePort = ClusterLayout.DEFAULT_BASE_PORT;
         boolean privateNetwork = true;
         boolean help = false;
+        NetMode net = NetMode.LOOPBACK;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String arg = rest.remove(0);
@@ -60,6 +66,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "-h", "--help" -> help = true;
                 case "--ci" -> ci = true;
                 case "--no-netns" -> privateNetwork = false;
+                case "--net" -> net = NetMode.parse(value(option, inline, rest));
                 case "--rounds" -> rounds = number(option, value(option, inline, rest), 1, 100);
                 case "--threads" -> threads = numbers(option, value(option, inline, rest), 1, 1024);
                 case "--sizes" -> sizes = numbers(option, value(option, inline, rest), 1, SmokeOptions.MAX_BODY_SIZE);
@@ -73,13 +80,14 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                         + arg + "' for campaign (see bin/hotpath campaign --help)");
             }
         }
-        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help);
+        SmokeOptions.checkNet(net, privateNetwork);
+        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help, net);
     }
 
     /** The smoke options of one measured round of a scenario. */
     SmokeOptions round(String distribution, int threadCount, int bodySize) {
         return new SmokeOptions(List.of(distribution), seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND, threadCount, bodySize,
-                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE);
+                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE, net);
     }
 
     private static String value(String option, String inline, List<String> rest) {

@@ -107,7 +107,8 @@ public final class CampaignReport {
 
     public String markdown(CampaignOptions options, String header) {
         StringBuilder out = new StringBuilder();
-        out.append("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, loopback)\n\n").append(header).append("\n\n");
+        out.append("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, ").append(options.net().option()).append(")\n\n")
+                .append(header).append("\n\n");
         out.append(String.format(Locale.ROOT, "Rounds per arm: %d, alternating %s; warm-up %d s discarded, measured %d s per round, %s.%n",
                 options.rounds(), String.join(" / ", flavors), options.warmupSeconds(), options.seconds(),
                 options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)"));
@@ -177,10 +178,13 @@ public final class CampaignReport {
             fields.add("\"busyMachine\": " + (metrics != null && metrics.busyMachine()));
             roundsJson.add(fields.toString());
         }
-        return String.format(Locale.ROOT, "{\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
+        // every round ran on the one network of the campaign: its figures once, at the top
+        List<String> net = rounds.isEmpty() ? List.of("\"net\": \"" + options.net().option() + "\"")
+                : rounds.get(0).result().network().jsonFields();
+        return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
                         + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s\n}\n",
-                options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(), options.warmupSeconds(),
-                options.seconds(), roundsJson);
+                String.join(",\n  ", net), options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
+                options.warmupSeconds(), options.seconds(), roundsJson);
     }
 
     public void writeCharts(Path dir) throws IOException {

@@ -124,15 +124,18 @@ public final class ClusterSmoke {
         // resolve and check everything before starting anything
         List<Distribution> distributions = options.distributions().stream()
                 .map(spec -> Distribution.resolve(spec, projectRoot)).toList();
-        ClusterLayout layout = new ClusterLayout(options.basePort());
+        ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();
         checkNetwork(options.privateNetwork());
 
         List<SmokeResult> results = new ArrayList<>();
-        for (Distribution distribution : distributions) {
-            SmokeResult result = runOne(distribution, layout);
-            results.add(result);
-            System.out.print(result.summary());
+        // one network for every distribution of this smoke: on --net realistic they run on the same links
+        try (ClusterNetwork network = ClusterNetwork.open(layout, runRoot.resolve(stamp + "-network"))) {
+            for (Distribution distribution : distributions) {
+                SmokeResult result = runOne(distribution, network);
+                results.add(result);
+                System.out.print(result.summary());
+            }
         }
         if (results.size() > 1) {
             System.out.println();
@@ -154,9 +157,9 @@ public final class ClusterSmoke {
         return passed;
     }
 
-    private SmokeResult runOne(Distribution distribution, ClusterLayout layout) throws IOException, InterruptedException {
+    private SmokeResult runOne(Distribution distribution, ClusterNetwork network) throws IOException, InterruptedException {
         // one run id for every distribution of this smoke: --dist both then sends the same corpus to each
-        return runRound(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, layout, options, 0);
+        return runRound(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options, 0);
     }
 
     /**
@@ -169,9 +172,10 @@ public final class ClusterSmoke {
      * share it, or their messages differ in content and size (a flavor name in it alone moves CommitLog
      * bytes per message by its length).
      */
-    static SmokeResult runRound(Path runDir, String runId, Distribution distribution, ClusterLayout layout, SmokeOptions options,
+    static SmokeResult runRound(Path runDir, String runId, Distribution distribution, ClusterNetwork network, SmokeOptions options,
                                 int warmupSeconds) throws IOException, InterruptedException {
         long start = System.nanoTime();
+        ClusterLayout layout = network.layout();
         Files.createDirectories(runDir);
         SeededMessages messages = new SeededMessages(TOPIC, runId, options.bodySize());
         List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
@@ -181,7 +185,7 @@ public final class ClusterSmoke {
         DeliveryAudit.DeliveryReport delivery;
         double bootSeconds;
         RunMetrics metrics;
-        LocalCluster cluster = new LocalCluster(distribution, layout, runDir, List.of(), brokerJvm);
+        LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm);
         LoadWindowRecorder window = new LoadWindowRecorder(cluster, runDir);
         try (cluster) {
             cluster.start(BOOT_TIMEOUT);
@@ -225,13 +229,13 @@ public final class ClusterSmoke {
         PersistedPropertiesCheck.record(cluster, layout, runDir, TOPIC);
         if (delivery == null) {
             Console.progress("fault: whole cluster stopped after the load; starting it again on the same stores");
-            try (LocalCluster restarted = new LocalCluster(distribution, layout, runDir, List.of(), brokerJvm)) {
+            try (LocalCluster restarted = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm)) {
                 restarted.start(BOOT_TIMEOUT);
                 delivery = verifyAll(restarted.namesrvAddress(), messages, load, compat);
             }
         }
         SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, delivery,
-                bootSeconds, (System.nanoTime() - start) / 1e9, metrics);
+                bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }

@@ -22,7 +22,8 @@ import org.apache.rocketmq.client.producer.SendStatus;
 
 /**
  * A 2m-2s RocketMQ cluster of five JVMs (see {@link ClusterLayout}) started from a
- * {@link Distribution}, with everything it writes inside one run directory:
+ * {@link Distribution} on a {@link ClusterNetwork} (each node in its namespace there), with
+ * everything it writes inside one run directory:
  * {@code <runDir>/<node>/} holds the generated config, stdout, the RocketMQ logs and the store,
  * because every node runs with {@code user.home} and {@code hotpath.log.dir} pointing there.
  *
@@ -46,6 +47,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private final Distribution distribution;
     private final ClusterLayout layout;
+    private final ClusterNetwork network;
     private final Path runDir;
     private final List<String> extraJvmOptions;
     private final List<String> brokerJvmOptions;
@@ -54,15 +56,16 @@ public final class LocalCluster implements AutoCloseable {
     private boolean hookInstalled;
     private boolean stopping;
 
-    public LocalCluster(Distribution distribution, ClusterLayout layout, Path runDir, List<String> extraJvmOptions) {
-        this(distribution, layout, runDir, extraJvmOptions, List.of());
+    public LocalCluster(Distribution distribution, ClusterNetwork network, Path runDir, List<String> extraJvmOptions) {
+        this(distribution, network, runDir, extraJvmOptions, List.of());
     }
 
     /** {@code extraJvmOptions} go to every node, {@code brokerJvmOptions} after them to the four brokers only. */
-    public LocalCluster(Distribution distribution, ClusterLayout layout, Path runDir, List<String> extraJvmOptions,
+    public LocalCluster(Distribution distribution, ClusterNetwork network, Path runDir, List<String> extraJvmOptions,
                         List<String> brokerJvmOptions) {
         this.distribution = distribution;
-        this.layout = layout;
+        this.layout = network.layout();
+        this.network = network;
         this.runDir = runDir.toAbsolutePath().normalize();
         this.extraJvmOptions = List.copyOf(extraJvmOptions);
         this.brokerJvmOptions = List.copyOf(brokerJvmOptions);
@@ -79,6 +82,10 @@ public final class LocalCluster implements AutoCloseable {
 
     public ClusterLayout layout() {
         return layout;
+    }
+
+    public ClusterNetwork network() {
+        return network;
     }
 
     public Path runDir() {
@@ -171,7 +178,9 @@ public final class LocalCluster implements AutoCloseable {
         if (node.brokerName() != null) {
             javaOptions.addAll(brokerJvmOptions);
         }
-        List<String> command = List.of("bash", script.toString(), "-c", configFile.toString());
+        // on --net realistic: nsenter --net=... -- execs the script in the node's namespace, so the PID stays the server's
+        List<String> command = new ArrayList<>(network.launchPrefix(node));
+        command.addAll(List.of("bash", script.toString(), "-c", configFile.toString()));
         ManagedProcess process = ManagedProcess.start(node.name(), command,
                 Map.of("JAVA_OPTS", String.join(" ", javaOptions)), FOREIGN_ENV, dir, dir.resolve("stdout.log"));
         processes.put(node.name(), process);
@@ -214,7 +223,7 @@ public final class LocalCluster implements AutoCloseable {
         while (true) {
             checkAlive();
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(ClusterLayout.LOOPBACK, node.listenPort()), 1000);
+                socket.connect(new InetSocketAddress(node.host(), node.listenPort()), 1000);
                 return;
             } catch (IOException e) {
                 pause(deadline, node.name() + " to listen on port " + node.listenPort());

@@ -9,13 +9,13 @@ import java.util.List;
  */
 public record SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                            int basePort, boolean privateNetwork, boolean keepStore, boolean help,
-                           int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault) {
+                           int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault, NetMode net) {
 
     /** The options of the smoke before the load-shape ones existed: count-bounded, unpaced, default broker JVM. */
     public SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                         int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
         this(distributions, messages, threads, bodySize, queuesPerMaster, basePort, privateNetwork, keepStore, help,
-                0, 0, List.of(), FaultScenario.NONE);
+                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK);
     }
 
     /** True when {@code --seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */
@@ -27,7 +27,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             usage: bin/hotpath smoke [--dist stock|patched|both|<dir>] [-n messages] [-w threads] [-s bodyBytes]
                                      [-t queues] [--seconds S] [--rate R] [--broker-jvm-opts "..."]
                                      [--fault none|kill-slave|kill-master|restart-cluster]
-                                     [--base-port P] [--keep-store] [--no-netns]
+                                     [--net loopback|realistic] [--base-port P] [--keep-store] [--no-netns]
 
             Starts a 2m-2s RocketMQ 4.9.0 cluster (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
@@ -56,6 +56,13 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               SLAVE_NOT_AVAILABLE); kill-master: kill -9 broker-a half-way and restart it 3 s
                               later; restart-cluster: restart all five JVMs between load and read-back.
                               Half-way: of --seconds, or 5 s into a -n run. Zero-loss check as always.
+              --net N         loopback: every node on 127.0.0.1                           [default: loopback]
+                              realistic: each of the five servers in a network namespace of its own
+                              (10.213.0.10-14, inside the run's private namespace) on a veth to the
+                              controller's bridge (10.213.0.1), links shaped to 1 Gbit/s (tbf) and 0.03 ms
+                              each way (netem: ~0.06 ms round trip; on a kernel without netem the delay is
+                              left out, with a warning). Checks the links (round trip, throughput) before the
+                              brokers start. Needs ip and tc (iproute2), nsenter; not with --no-netns
               --base-port P   name server port; brokers use P+10..P+43                    [default: 19876]
               --keep-store    keep the brokers' stores after a passing run (always kept on failure)
               --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.0
@@ -88,6 +95,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         int rate = 0;
         List<String> brokerJvmOptions = List.of();
         FaultScenario fault = FaultScenario.NONE;
+        NetMode net = NetMode.LOOPBACK;
 
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -110,6 +118,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 }
                 case "--seconds" -> seconds = number(option, value(option, inlineValue, rest), 1, 24 * 3600);
                 case "--fault" -> fault = FaultScenario.parse(value(option, inlineValue, rest));
+                case "--net" -> net = NetMode.parse(value(option, inlineValue, rest));
                 case "--rate" -> rate = number(option, value(option, inlineValue, rest), 1, 1_000_000);
                 case "--broker-jvm-opts" -> brokerJvmOptions = jvmOptions(rawValue(option, inlineValue, rest));
                 case "-w", "--threads" -> threads = number(option, value(option, inlineValue, rest), 1, 1024);
@@ -122,11 +131,20 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                         : "unexpected argument '" + arg + "' for smoke (see bin/hotpath smoke --help)");
             }
         }
+        checkNet(net, privateNetwork);
         if (seconds > 0 && !messagesGiven) {
             messages = (int) Math.min(50_000_000L, (long) seconds * TIMED_CAPACITY_PER_SECOND);
         }
         return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
-                seconds, rate, brokerJvmOptions, fault);
+                seconds, rate, brokerJvmOptions, fault, net);
+    }
+
+    /** The realistic network is built inside the run's private namespace: on the host's it would rewire the host. */
+    static void checkNet(NetMode net, boolean privateNetwork) {
+        if (net == NetMode.REALISTIC && !privateNetwork) {
+            throw new UsageException("--net realistic builds its namespaces inside the run's private network namespace;"
+                    + " it cannot be combined with --no-netns");
+        }
     }
 
     /** bin/mqbroker splits JAVA_OPTS on whitespace, so an option can never contain a space; say so rather than split it. */

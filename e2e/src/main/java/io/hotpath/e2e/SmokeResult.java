@@ -13,12 +13,13 @@ import java.util.stream.Collectors;
 
 /** One smoke run on one distribution: what was sent, what was read back, and the verdict. */
 public record SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
-                          DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds, RunMetrics metrics) {
+                          DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds, RunMetrics metrics,
+                          ClusterNetwork.Summary network) {
 
-    /** Without cost figures ({@link #metrics()} null). */
+    /** Without cost figures ({@link #metrics()} null), on loopback. */
     public SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                        DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
-        this(flavor, distribution, runDir, options, load, delivery, bootSeconds, totalSeconds, null);
+        this(flavor, distribution, runDir, options, load, delivery, bootSeconds, totalSeconds, null, ClusterNetwork.Summary.LOOPBACK);
     }
 
     public boolean passed() {
@@ -60,6 +61,9 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         }
         if (load.acked() == 0) {
             out.append("  nothing was acknowledged: the run proves nothing\n");
+        }
+        if (network.mode() != NetMode.LOOPBACK) {
+            out.append("  network: ").append(network.describe()).append('\n');
         }
         out.append(String.format(Locale.ROOT, "  cluster boot %.1f s, whole run %.1f s; run dir %s%n", bootSeconds, totalSeconds, runDir));
         return out.toString();
@@ -117,6 +121,7 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         Map<String, Double> p = load.rtPercentilesMillis();
         StringJoiner json = new StringJoiner(",\n  ", "{\n  ", "\n}\n");
         json.add(field("flavor", flavor)).add(field("distribution", distribution.home().toString())).add(field("result", verdict()));
+        network.jsonFields().forEach(json::add);
         json.add("\"patches\": " + distribution.patches().stream().map(SmokeResult::quote).collect(Collectors.joining(", ", "[", "]")));
         json.add(field("messages", options.messages())).add(field("threads", options.threads()))
                 .add(field("bodyBytes", options.bodySize())).add(field("queuesPerMaster", options.queuesPerMaster()));

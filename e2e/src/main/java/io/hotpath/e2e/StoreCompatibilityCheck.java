@@ -29,14 +29,14 @@ public final class StoreCompatibilityCheck {
 
     private final Distribution stock;
     private final Distribution patched;
-    private final ClusterLayout layout;
+    private final ClusterNetwork network;
     private final Path runDir;
     private final int messages;
 
-    public StoreCompatibilityCheck(Distribution stock, Distribution patched, ClusterLayout layout, Path runDir, int messages) {
+    public StoreCompatibilityCheck(Distribution stock, Distribution patched, ClusterNetwork network, Path runDir, int messages) {
         this.stock = stock;
         this.patched = patched;
-        this.layout = layout;
+        this.network = network;
         this.runDir = runDir;
         this.messages = messages;
     }
@@ -50,20 +50,20 @@ public final class StoreCompatibilityCheck {
         SendLedger rollbackLedger;
 
         Console.progress("compatibility 1/3: stock writes %d messages on %s", messages, UPGRADE_TOPIC);
-        try (LocalCluster cluster = new LocalCluster(stock, layout, runDir, List.of())) {
+        try (LocalCluster cluster = new LocalCluster(stock, network, runDir, List.of())) {
             cluster.start(BOOT_TIMEOUT);
             upgradeLedger = send(cluster, upgrade);
             checks.add(new Check("stock", UPGRADE_TOPIC, verify(cluster, upgrade, upgradeLedger)));
         }
         Console.progress("compatibility 2/3: patched serves stock's store (upgrade) and writes %d messages on %s", messages, ROLLBACK_TOPIC);
-        try (LocalCluster cluster = new LocalCluster(patched, layout, runDir, List.of())) {
+        try (LocalCluster cluster = new LocalCluster(patched, network, runDir, List.of())) {
             cluster.start(BOOT_TIMEOUT);
             checks.add(new Check("upgrade", UPGRADE_TOPIC, verify(cluster, upgrade, upgradeLedger)));
             rollbackLedger = send(cluster, rollback);
             checks.add(new Check("patched", ROLLBACK_TOPIC, verify(cluster, rollback, rollbackLedger)));
         }
         Console.progress("compatibility 3/3: stock serves the patched broker's store (rollback)");
-        LocalCluster last = new LocalCluster(stock, layout, runDir, List.of());
+        LocalCluster last = new LocalCluster(stock, network, runDir, List.of());
         try (last) {
             last.start(BOOT_TIMEOUT);
             checks.add(new Check("rollback", UPGRADE_TOPIC, verify(last, upgrade, upgradeLedger)));

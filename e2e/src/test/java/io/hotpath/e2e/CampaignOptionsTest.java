@@ -35,4 +35,16 @@ class CampaignOptionsTest {
                 .hasMessage("--threads must be a whole number, got 'x'");
         assertThatThrownBy(() -> CampaignOptions.parse("--bogus")).hasMessageContaining("unknown option '--bogus' for campaign");
     }
+
+    @Test
+    void netReachesEveryRoundAndRealisticNeedsThePrivateNamespace() {
+        assertThat(CampaignOptions.parse().net()).isEqualTo(NetMode.LOOPBACK);
+        assertThat(CampaignOptions.parse().round("stock", 16, 1024).net()).isEqualTo(NetMode.LOOPBACK);
+        assertThat(CampaignOptions.parse("--net", "realistic").round("patched", 16, 1024).net()).isEqualTo(NetMode.REALISTIC);
+        assertThatThrownBy(() -> CampaignOptions.parse("--net", "lan")).isInstanceOf(UsageException.class)
+                .hasMessage("--net must be one of [loopback, realistic], got 'lan'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--no-netns", "--net=realistic")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("cannot be combined with --no-netns");
+        assertThat(CampaignOptions.USAGE).contains("[--net loopback|realistic]");
+    }
 }

@@ -40,4 +40,13 @@ class CampaignReportTest {
         assertThat(png).hasSizeGreaterThan(1000);
         assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
     }
+
+    @Test
+    void reportTitleAndJsonNameTheNetwork() {
+        CampaignReport empty = new CampaignReport(List.of(), List.of("stock", "patched"));
+
+        assertThat(empty.markdown(CampaignOptions.parse(), "- header")).startsWith("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, loopback)");
+        assertThat(empty.markdown(CampaignOptions.parse("--net", "realistic"), "- header")).contains("(2m-2s, realistic)");
+        assertThat(empty.json(CampaignOptions.parse("--net", "realistic"))).startsWith("{\n  \"net\": \"realistic\",\n");
+    }
 }

@@ -85,4 +85,44 @@ class ClusterLayoutTest {
                     .hasMessageStartingWith("port " + port + " (broker-a) is in use");
         }
     }
+
+    @Test
+    void realisticGivesEveryNodeItsOwnAddressWithTheSamePorts() {
+        ClusterLayout realistic = new ClusterLayout(30000, NetMode.REALISTIC);
+
+        assertThat(realistic.nodes()).extracting(ClusterLayout.Node::host)
+                .containsExactly("10.213.0.10", "10.213.0.11", "10.213.0.12", "10.213.0.13", "10.213.0.14");
+        assertThat(realistic.nodes()).extracting(ClusterLayout.Node::listenPort)
+                .isEqualTo(layout.nodes().stream().map(ClusterLayout.Node::listenPort).toList());
+        assertThat(realistic.namesrvAddress()).isEqualTo("10.213.0.10:30000");
+        assertThat(layout.nodes()).extracting(ClusterLayout.Node::host).containsOnly("127.0.0.1");
+    }
+
+    @Test
+    void realisticBrokerAdvertisesItsOwnAddressToClientsAndToItsSlaveAndDialsTheNameServersAddress() {
+        ClusterLayout realistic = new ClusterLayout(30000, NetMode.REALISTIC);
+        ClusterLayout.Node master = realistic.masters().get(1);
+        ClusterLayout.Node slave = realistic.brokers().get(3);
+
+        Properties masterConfig = realistic.brokerConfig(master, new Properties(), Path.of("/run/broker-b"));
+        Properties slaveConfig = realistic.brokerConfig(slave, new Properties(), Path.of("/run/broker-b-s"));
+
+        assertThat(masterConfig.getProperty("brokerIP1")).isEqualTo("10.213.0.13");
+        // the slave's HA client dials its master's brokerIP2, which the name server hands it
+        assertThat(masterConfig.getProperty("brokerIP2")).isEqualTo("10.213.0.13");
+        assertThat(slaveConfig.getProperty("brokerIP1")).isEqualTo("10.213.0.14");
+        assertThat(slaveConfig.getProperty("brokerIP2")).isEqualTo("10.213.0.14");
+        assertThat(slaveConfig.getProperty("namesrvAddr")).isEqualTo("10.213.0.10:30000");
+        assertThat(slaveConfig).doesNotContainKey("haMasterAddress");
+    }
+
+    @Test
+    void realisticSkipsThePortCheckAsEveryNodeListensInAFreshNamespace() throws IOException {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            int port = taken.getLocalPort();
+
+            new ClusterLayout(port - 10, NetMode.REALISTIC).checkPortsFree();
+        }
+    }
 }

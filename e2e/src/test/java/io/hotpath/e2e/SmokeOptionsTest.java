@@ -117,4 +117,27 @@ class SmokeOptionsTest {
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
         }
     }
+
+    @Test
+    void netIsLoopbackByDefaultAndRealisticOnRequest() {
+        assertThat(SmokeOptions.parse().net()).isEqualTo(NetMode.LOOPBACK);
+        assertThat(SmokeOptions.parse("--net", "realistic").net()).isEqualTo(NetMode.REALISTIC);
+        assertThat(SmokeOptions.parse("--net=loopback").net()).isEqualTo(NetMode.LOOPBACK);
+    }
+
+    @Test
+    void rejectsAnUnknownNetAndRealisticOnTheHostNetworkInOneLine() {
+        assertThatThrownBy(() -> SmokeOptions.parse("--net", "wan")).isInstanceOf(UsageException.class)
+                .hasMessage("--net must be one of [loopback, realistic], got 'wan'");
+        assertThatThrownBy(() -> SmokeOptions.parse("--net")).isInstanceOf(UsageException.class)
+                .hasMessage("option --net needs a value (see bin/hotpath smoke --help)");
+        assertThatThrownBy(() -> SmokeOptions.parse("--net", "realistic", "--no-netns")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("cannot be combined with --no-netns").satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(SmokeOptions.parse("--net", "loopback", "--no-netns").privateNetwork()).isFalse();
+    }
+
+    @Test
+    void helpDocumentsNet() {
+        assertThat(SmokeOptions.USAGE).contains("[--net loopback|realistic]").contains("--net N").contains("1 Gbit/s");
+    }
 }
