@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -37,10 +39,8 @@ final class PatchedBrokerLoader extends URLClassLoader {
         static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), null);
     }
 
-    private static final class ProbeHolder {
-        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
-            PatchedStoreProbe.class.getName());
-    }
+    /** One loader per probe class, so that each probe links to its own copy of the patched classes. */
+    private static final Map<String, PatchedBrokerLoader> PROBES = new ConcurrentHashMap<>();
 
     final Path lib;
     final Path testJar;
@@ -79,7 +79,13 @@ final class PatchedBrokerLoader extends URLClassLoader {
      * against the stock API, from broker-dist's test classes, so that it links to the patched classes.
      */
     static PatchedBrokerLoader withProbe() {
-        return ProbeHolder.INSTANCE;
+        return withProbe(PatchedStoreProbe.class.getName());
+    }
+
+    /** As {@link #withProbe()}, for the probe class {@code probe} (and its nested classes). */
+    static PatchedBrokerLoader withProbe(String probe) {
+        return PROBES.computeIfAbsent(probe,
+            name -> new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), name));
     }
 
     Class<?> load(String name) {

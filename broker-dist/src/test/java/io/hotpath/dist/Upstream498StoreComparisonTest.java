@@ -1,0 +1,372 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue #4 item 3(b): the PATCHED 4.9.0 {@code DefaultMessageStore} (classes from the patched distribution's lib/)
+ * and the REAL upstream 4.9.8 {@code DefaultMessageStore} (rocketmq-store 4.9.8 and its runtime dependencies from
+ * Maven Central, {@link Upstream498StoreLoader}) are driven through the same messages on every persisting path by
+ * {@link StoreSiteProbe} (which says what runs for real and what is restated), each in its own temp store under
+ * target/, and every CommitLog record is compared byte for byte.
+ *
+ * <p>Expected: the patched record equals the 4.9.8 record with each {@code WAIT\1..} segment and one adjacent
+ * separator removed from the properties block, TOTALSIZE and PROPLEN smaller by exactly the removed bytes; masked:
+ * STORETIMESTAMP, QUEUEOFFSET, PHYSICALOFFSET, and two values that are physical offsets of another record and so
+ * differ with the record sizes: PREPARED_TX_OFFSET of the commit (the half's offset) and the ORIGIN_MESSAGE_ID of a
+ * send-back (store host + the sent-back record's offset); each is first checked to be that store's own offset.
+ * Born host, store host and born timestamp are identical in both runs.
+ *
+ * <p>One documented difference that is not WAIT, {@link #ORDER_ONLY}: where a site re-serializes a map DECODED
+ * from a stored record (the schedule re-put, the commit from the half), 4.9.8's record had WAIT and ours does not,
+ * so the decoded HashMaps have one entry more in 4.9.8. When that count crosses a resize threshold (13 entries with
+ * WAIT: 4.9.8's map has 32 buckets, ours 12 entries in 16), the iteration order differs, and so does the order of
+ * the segments written: same segments, other order. Both are 4.9.x HashMap order (upstream has no defined order);
+ * readers parse the block into a map.
+ *
+ * <p>The control, {@link #stock490DiffersFrom498WithoutWaitOnEveryPath}, runs the same probe on the unpatched 4.9.0
+ * store and broker: every record differs, so the equality is the patch's doing.
+ */
+class Upstream498StoreComparisonTest {
+
+    private static final byte SEP = 2;
+    private static final byte[] WAIT_PREFIX = "WAIT\1".getBytes(StandardCharsets.US_ASCII);
+    // record layout, IPv4 born and store hosts (asserted)
+    private static final int QUEUEOFFSET = 20;
+    private static final int PHYSICALOFFSET = 28;
+    private static final int SYSFLAG = 36;
+    private static final int STORETIMESTAMP = 56;
+    private static final int STOREHOST = 64;
+    private static final int PREPARED_TX_OFFSET = 76;
+    private static final int BODYLEN = 84;
+
+    private static final String U1 = "UNIQ_KEY\0017F0000010B5718B4AAC2170C8D5000";
+
+    /** What 4.9.0 producers send (4.9.0 client: WAIT, trailing separator); a DELAY entry makes it a delayed message. */
+    static final List<String> SENDS = List.of(
+        "KEYS\1OrderID188\2" + U1 + "00\2WAIT\1true\2TAGS\1TagA\2",
+        "TAGS\1TagB\2WAIT\1false\2hotpath.note\1h\u00e9llo \u4e16\u754c \ud83d\ude00\2" + U1 + "01\2",
+        "KEYS\1k1 k2\2" + U1 + "02\2WAIT\1true\2TAGS\1TagC\2a\1b\2",
+        "KEYS\1delayed\2" + U1 + "03\2WAIT\1true\2TAGS\1TagD\2DELAY\0011\2",
+        // delayed, 13 entries in 4.9.8's schedule record (10 from the client + CLUSTER, REAL_TOPIC, REAL_QID): see ORDER_ONLY
+        "KEYS\1d13\2" + U1 + "04\2WAIT\1true\2TAGS\1TagE\2DELAY\0011\2hotpath.a\1v1\2hotpath.b\1v2\2hotpath.c\1\u00e9\2"
+            + "hotpath.d\1v4\2hotpath.e\1v5\2");
+    /** One batch: 4.9.0-client blocks (WAIT, trailing separator) and 4.9.1+-client blocks (no trailing separator). */
+    static final List<String> BATCH_INNER = List.of(
+        "KEYS\1b0\2" + U1 + "B0\2WAIT\1true\2TAGS\1TagA\2",
+        "KEYS\1b1\2" + U1 + "B1\2WAIT\1true\2TAGS\1TagB\2hotpath.note\1h\u00e9llo \u4e16\u754c\2",
+        U1 + "B2\2WAIT\1true\2TAGS\1TagC",
+        "KEYS\1b3\2" + U1 + "B3\2WAIT\1true\2TAGS\1TagD\2hotpath.note\1\ud83d\ude00");
+    /** The batch request's own properties, as 4.9.0's MessageBatch carries them (WAIT of the first message). */
+    static final String BATCH_OUTER = "WAIT\1true\2";
+    /** A transactional message (13 entries in 4.9.8's half record: see ORDER_ONLY). */
+    static final String HALF = "KEYS\1tx\2" + U1 + "T0\2WAIT\1true\2TAGS\1TagT\2TRAN_MSG\1true\2PGROUP\1hotpath_tx_group\2"
+        + "t1\1v1\2t2\1v2\2t3\1v3\2t4\1v4\2";
+
+    /** Paths where 4.9.8 still stores WAIT (every other record must come out of 4.9.8 without it). */
+    static final List<String> WAIT_IN_498 = List.of("send/3", "send/4", "batch/0", "batch/1", "batch/2", "batch/3",
+        "sendback-retry", "sendback-dlq", "half", "commit", "reput/hotpath_cmp/" + uniq("03"), "reput/hotpath_cmp/" + uniq("04"),
+        "reput/%RETRY%hotpath_cmp_group/" + uniq("00"));
+    /**
+     * Records that may differ from 4.9.8's without WAIT in segment order only (see the class comment), each with the
+     * record its site decoded: the re-put of the 13-entry delayed message and the commit of the 13-entry half.
+     */
+    static final Map<String, String> ORDER_ONLY = Map.of("reput/hotpath_cmp/" + uniq("04"), "send/4", "commit", "half");
+
+    private static Map<String, Object[]> patched;
+    private static Map<String, Object[]> upstream;
+
+    @BeforeAll
+    static void runBothStores() throws Exception {
+        Path target = BuiltDistributions.target();
+        PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.withProbe(StoreSiteProbe.class.getName());
+        patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), StoreSiteProbe.PATCHED_490,
+            Files.createTempDirectory(target, "cmp-store-patched490-"));
+        try (Upstream498StoreLoader upstreamLoader = Upstream498StoreLoader.create()) {
+            Class<?> probe = upstreamLoader.load(StoreSiteProbe.class.getName());
+            assertThat(probe.getClassLoader()).isSameAs(upstreamLoader);
+            assertThat(upstreamLoader.load("org.apache.rocketmq.store.DefaultMessageStore").getProtectionDomain().getCodeSource()
+                .getLocation().getPath()).endsWith("rocketmq-store-4.9.8.jar");
+            assertThat(upstreamLoader.load("org.apache.rocketmq.common.message.MessageDecoder").getProtectionDomain().getCodeSource()
+                .getLocation().getPath()).endsWith("rocketmq-common-4.9.8.jar");
+            upstream = run(probe, StoreSiteProbe.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object[]> run(Class<?> probe, String release, Path root) throws Exception {
+        assertThat(probe).isNotSameAs(StoreSiteProbe.class);
+        Method run = probe.getMethod("runAllPaths", String.class, String.class, List.class, List.class, String.class, String.class);
+        return (Map<String, Object[]>) run.invoke(null, release, root.toString(), SENDS, BATCH_INNER, BATCH_OUTER, HALF);
+    }
+
+    @Test
+    void bothStoresStoredEveryPath() {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < SENDS.size(); i++) {
+            labels.add("send/" + i);
+        }
+        for (int i = 0; i < BATCH_INNER.size(); i++) {
+            labels.add("batch/" + i);
+        }
+        labels.addAll(List.of("sendback-retry", "sendback-dlq", "half", "commit", "reput/hotpath_cmp/" + uniq("03"),
+            "reput/hotpath_cmp/" + uniq("04"), "reput/%RETRY%hotpath_cmp_group/" + uniq("00")));
+        assertThat(upstream.keySet()).containsExactlyInAnyOrderElementsOf(labels);
+        assertThat(patched.keySet()).containsExactlyInAnyOrderElementsOf(labels);
+    }
+
+    /** Per path: equal to 4.9.8's record without WAIT, masked; ORDER_ONLY records in segment order only. */
+    @Test
+    void patchedRecordIs498RecordWithoutWait() {
+        Map<String, String> outcome = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        for (String label : upstream.keySet()) {
+            byte[] ours = record(patched, label);
+            byte[] theirs = record(upstream, label);
+            byte[] expected = withoutWait(theirs);
+            int removed = theirs.length - expected.length;
+            assertThat(removed > 0).as("%s: 4.9.8 stores WAIT: %s", label, escaped(properties(theirs))).isEqualTo(WAIT_IN_498.contains(label));
+            assertThat(properties(ours)).as("%s: ours has no WAIT", label).doesNotContain("WAIT\1");
+
+            maskOffsetsOfOtherRecords(label, ours, patched);
+            maskOffsetsOfOtherRecords(label, expected, upstream);
+            if (java.util.Arrays.equals(masked(ours), masked(expected))) {
+                outcome.put(label, removed == 0 ? "equal" : "equal without WAIT (-" + removed + " bytes)");
+                continue;
+            }
+            String source = ORDER_ONLY.get(label);
+            if (source != null && sameExceptSegmentOrder(ours, expected)) {
+                int entries = ((Map<?, ?>) upstream.get(label)[1]).size();
+                assertThat(bucketsFor(entries)).as("%s: %d entries with WAIT in 4.9.8's decoded map", label, entries)
+                    .isNotEqualTo(bucketsFor(entries - 1));
+                assertThat(properties(ours)).as("%s: the block 4.9.8's site would make from %s without WAIT", label, source)
+                    .isEqualTo(reSerializedWithoutWait(record(upstream, source)));
+                outcome.put(label, "equal without WAIT (-" + removed + " bytes) but for segment order: 4.9.8 decoded " + entries
+                    + " entries from " + source + " into " + bucketsFor(entries) + " buckets, ours " + (entries - 1) + " into "
+                    + bucketsFor(entries - 1));
+                continue;
+            }
+            failures.add(label + ":\n  patched 4.9.0  " + escaped(properties(ours)) + "\n  4.9.8 -WAIT    " + escaped(properties(expected))
+                + "\n  patched 4.9.0  " + HexFormat.of().formatHex(masked(ours)) + "\n  4.9.8 -WAIT    "
+                + HexFormat.of().formatHex(masked(expected)));
+        }
+        outcome.forEach((label, what) -> System.out.println("[store 4.9.8 comparison] " + label + ": " + what));
+        assertThat(failures).as("records that differ from 4.9.8's without WAIT").isEmpty();
+        assertThat(outcome.entrySet().stream().filter(e -> e.getValue().contains("segment order")).map(Map.Entry::getKey).toList())
+            .as("order-only differences, exactly where documented").containsExactlyInAnyOrderElementsOf(ORDER_ONLY.keySet());
+    }
+
+    /**
+     * What a site that decodes {@code source498} and re-serializes the decoded map (before changing it) stores
+     * when the source record has no WAIT: parse into a fresh {@code HashMap} in block order (stock 4.9.0's
+     * {@code string2messageProperties}; 4.9.8's builds the same map for these blocks), serialize, no trailing
+     * separator, no WAIT.
+     */
+    private static String reSerializedWithoutWait(byte[] source498) {
+        Map<String, String> decoded = MessageDecoder.string2messageProperties(properties(withoutWait(source498)));
+        decoded.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
+        String block = MessageDecoder.messageProperties2String(decoded);
+        return block.endsWith("\2") ? block.substring(0, block.length() - 1) : block;
+    }
+    /**
+     * The control: the same probe on the UNPATCHED 4.9.0 store and broker (the stock jars of this test's classpath)
+     * stores WAIT on every path, so no record equals 4.9.8's without WAIT: the equality above is the patch's doing.
+     */
+    @Test
+    void stock490DiffersFrom498WithoutWaitOnEveryPath() throws Exception {
+        Path root = Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock490-");
+        Map<String, Object[]> stock = StoreSiteProbe.runAllPaths(StoreSiteProbe.STOCK_490, root.toString(), SENDS, BATCH_INNER,
+            BATCH_OUTER, HALF);
+        assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(upstream.keySet());
+        for (String label : upstream.keySet()) {
+            byte[] ours = record(stock, label);
+            assertThat(properties(ours)).as("%s: stock 4.9.0 stores WAIT", label).contains("WAIT\1");
+            assertThat(ours.length).as("%s: stock 4.9.0 is longer than 4.9.8 without WAIT", label)
+                .isGreaterThan(withoutWait(record(upstream, label)).length);
+        }
+    }
+
+    /** Stock 4.9.0 MessageDecoder reads our record with 4.9.8's properties (as 4.9.8 decodes them) minus WAIT. */
+    @Test
+    void stock490DecoderReadsOursAs498PropertiesWithoutWait() {
+        for (String label : upstream.keySet()) {
+            byte[] ours = record(patched, label);
+            MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(ours), true, false);
+            @SuppressWarnings("unchecked")
+            Map<String, String> theirs = new LinkedHashMap<>((Map<String, String>) upstream.get(label)[1]);
+            theirs.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
+            if (theirs.containsKey(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)) {
+                // store host + offset of the sent-back record in each store
+                assertThat(theirs.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)).isEqualTo(offsetMsgId(record(upstream, "send/0")));
+                theirs.put(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID, offsetMsgId(record(patched, "send/0")));
+            }
+            assertThat(decoded.getProperties()).as("%s: stock 4.9.0 decode of %s", label, escaped(properties(ours))).isEqualTo(theirs);
+            assertThat(decoded.getBody()).as(label).isEqualTo(MessageDecoder.decode(ByteBuffer.wrap(record(upstream, label)), true, false).getBody());
+        }
+    }
+
+    /**
+     * PREPARED_TX_OFFSET of the commit and the ORIGIN_MESSAGE_ID of records sent back are offsets of another record
+     * of the same store: checked to be so, then overwritten with a fixed value.
+     */
+    private static void maskOffsetsOfOtherRecords(String label, byte[] record, Map<String, Object[]> store) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        if (label.equals("commit")) {
+            long halfOffset = ByteBuffer.wrap(record(store, "half")).getLong(PHYSICALOFFSET);
+            assertThat(b.getLong(PREPARED_TX_OFFSET)).as("commit: PREPARED_TX_OFFSET is the half's offset").isEqualTo(halfOffset);
+            b.putLong(PREPARED_TX_OFFSET, -1);
+        } else {
+            assertThat(b.getLong(PREPARED_TX_OFFSET)).as(label).isZero();
+        }
+        String key = MessageConst.PROPERTY_ORIGIN_MESSAGE_ID + "\1";
+        String text = new String(record, StandardCharsets.ISO_8859_1); // byte positions = char positions
+        int at = text.indexOf(key);
+        if (at >= 0) {
+            String id = offsetMsgId(record(store, "send/0"));
+            assertThat(text.substring(at + key.length(), at + key.length() + id.length())).as("%s: ORIGIN_MESSAGE_ID", label).isEqualTo(id);
+            byte[] mask = "X".repeat(id.length()).getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(mask, 0, record, at + key.length(), mask.length);
+        }
+    }
+
+    /** {@code MessageDecoder.createMessageId} of a record: store host + physical offset, as 4.9.x decode sets msgId. */
+    private static String offsetMsgId(byte[] record) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        ByteBuffer storeHost = ByteBuffer.wrap(record, STOREHOST, 8).slice();
+        return MessageDecoder.createMessageId(ByteBuffer.allocate(16), storeHost, b.getLong(PHYSICALOFFSET));
+    }
+
+    private static byte[] masked(byte[] record) {
+        byte[] copy = record.clone();
+        ByteBuffer b = ByteBuffer.wrap(copy);
+        assertThat(b.getInt(SYSFLAG) & (1 << 4 | 1 << 5)).as("IPv4 born and store hosts").isZero();
+        b.putLong(QUEUEOFFSET, -1);
+        b.putLong(PHYSICALOFFSET, -1);
+        b.putLong(STORETIMESTAMP, -1);
+        return copy;
+    }
+
+    /**
+     * The record with each {@code WAIT\1..} segment of its properties block removed together with one adjacent
+     * separator (the following one, or the preceding one for a last segment), TOTALSIZE and PROPLEN adjusted.
+     */
+    static byte[] withoutWait(byte[] record) {
+        int propertiesAt = propertiesOffset(record);
+        byte[] block = java.util.Arrays.copyOfRange(record, propertiesAt + 2, record.length);
+        List<int[]> segments = new ArrayList<>(); // [start, end) between separators
+        int start = 0;
+        for (int i = 0; i <= block.length; i++) {
+            if (i == block.length || block[i] == SEP) {
+                segments.add(new int[] {start, i});
+                start = i + 1;
+            }
+        }
+        boolean[] dropSegment = new boolean[segments.size()];
+        boolean[] dropSeparator = new boolean[block.length];
+        for (int s = 0; s < segments.size(); s++) {
+            int[] seg = segments.get(s);
+            if (seg[1] - seg[0] >= WAIT_PREFIX.length && java.util.Arrays.equals(block, seg[0], seg[0] + WAIT_PREFIX.length,
+                WAIT_PREFIX, 0, WAIT_PREFIX.length)) {
+                dropSegment[s] = true;
+                if (seg[1] < block.length) {
+                    dropSeparator[seg[1]] = true;
+                } else {
+                    // the last segment: the nearest separator before it that a WAIT segment has not taken already
+                    for (int p = seg[0] - 1; p >= 0; p--) {
+                        if (block[p] == SEP && !dropSeparator[p]) {
+                            dropSeparator[p] = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        for (int s = 0; s < segments.size(); s++) {
+            int[] seg = segments.get(s);
+            if (!dropSegment[s]) {
+                kept.write(block, seg[0], seg[1] - seg[0]);
+            }
+            if (seg[1] < block.length && !dropSeparator[seg[1]]) {
+                kept.write(SEP);
+            }
+        }
+        byte[] newBlock = kept.toByteArray();
+        ByteBuffer out = ByteBuffer.allocate(propertiesAt + 2 + newBlock.length);
+        out.put(record, 0, propertiesAt);
+        out.putShort((short) newBlock.length);
+        out.put(newBlock);
+        out.putInt(0, out.capacity()); // TOTALSIZE
+        return out.array();
+    }
+
+    /** Everything but the properties block equal, and the block's segments equal as a multiset. */
+    private static boolean sameExceptSegmentOrder(byte[] ours, byte[] expected) {
+        int at = propertiesOffset(ours);
+        if (ours.length != expected.length || at != propertiesOffset(expected)
+            || !java.util.Arrays.equals(masked(ours), 0, at + 2, masked(expected), 0, at + 2)) {
+            return false;
+        }
+        List<String> a = new ArrayList<>(List.of(properties(ours).split("\2", -1)));
+        List<String> b = new ArrayList<>(List.of(properties(expected).split("\2", -1)));
+        a.sort(null);
+        b.sort(null);
+        return a.equals(b) && !properties(ours).equals(properties(expected));
+    }
+
+    /** Buckets of a {@code new HashMap<>()} after {@code entries} puts (load factor 0.75). */
+    private static int bucketsFor(int entries) {
+        int buckets = 16;
+        while (entries > buckets * 3 / 4) {
+            buckets *= 2;
+        }
+        return buckets;
+    }
+
+    /** Offset of PROPLEN in a 4.9.x record with IPv4 hosts. */
+    private static int propertiesOffset(byte[] record) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        assertThat(b.getInt(0)).as("TOTALSIZE").isEqualTo(record.length);
+        int pos = BODYLEN;
+        pos += 4 + b.getInt(pos);
+        pos += 1 + (b.get(pos) & 0xff);
+        assertThat(pos + 2 + b.getShort(pos)).as("PROPLEN ends the record").isEqualTo(record.length);
+        return pos;
+    }
+
+    private static String properties(byte[] record) {
+        int at = propertiesOffset(record);
+        return new String(record, at + 2, record.length - at - 2, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] record(Map<String, Object[]> store, String label) {
+        Object[] entry = store.get(label);
+        assertThat(entry).as(label).isNotNull();
+        return ((byte[]) entry[0]).clone();
+    }
+
+    private static String uniq(String suffix) {
+        return U1.substring("UNIQ_KEY\1".length()) + suffix;
+    }
+
+    private static String escaped(String s) {
+        return s.replace("\1", "\\1").replace("\2", "\\2");
+    }
+}

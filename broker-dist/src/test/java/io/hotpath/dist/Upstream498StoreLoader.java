@@ -1,0 +1,124 @@
+package io.hotpath.dist;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Upstream rocketmq-store 4.9.8 with its own runtime dependencies (rocketmq-common/remoting/logging 4.9.8,
+ * dledger, netty-all, fastjson, jna, ... exactly as Maven resolved them for {@code upstream-rocketmq-498-store};
+ * the list is {@code target/upstream-498-store.classpath}), plus one probe class from broker-dist's test classes,
+ * in a class loader of its own.
+ *
+ * <p>Child-first, and its parent is the platform class loader: no class of the test classpath (where the stock
+ * 4.9.0 jars live) is visible, so an {@code org.apache.rocketmq} class missing from the 4.9.8 jars is a
+ * {@code ClassNotFoundException}, never a silent fallback to 4.9.0. The probe must therefore use only the JDK and
+ * what these jars hold.
+ */
+final class Upstream498StoreLoader extends URLClassLoader {
+
+    static final String NAME = "upstream-4.9.8-store";
+    private static final String[] JDK = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "org.w3c.", "org.xml."};
+
+    final List<Path> jars;
+
+    private Upstream498StoreLoader(List<Path> jars) {
+        super(NAME, urls(jars), ClassLoader.getPlatformClassLoader());
+        this.jars = jars;
+        // no slf4j on this classpath: RocketMQ's own inner logger, as in PatchedBrokerLoader, chosen before any logger exists
+        try {
+            load("org.apache.rocketmq.logging.InternalLoggerFactory").getMethod("setCurrentLoggerType", String.class)
+                .invoke(null, "inner");
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot select RocketMQ's inner logger in the 4.9.8 store classpath", e);
+        }
+    }
+
+    /** A new loader (and so new static state: thread locals, singletons) over the 4.9.8 jars and the probe. */
+    static Upstream498StoreLoader create() {
+        return new Upstream498StoreLoader(resolvedJars());
+    }
+
+    Class<?> load(String name) {
+        try {
+            return Class.forName(name, true, this);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(name + " is not in the 4.9.8 store classpath " + jars, e);
+        }
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        for (String prefix : JDK) {
+            if (name.startsWith(prefix)) {
+                return super.loadClass(name, resolve);
+            }
+        }
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                c = findClass(name); // child only: the parent is the platform loader anyway
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    @Override
+    public URL getResource(String name) {
+        URL own = findResource(name);
+        return own != null ? own : super.getResource(name);
+    }
+
+    /**
+     * The jars listed by maven-dependency-plugin's build-classpath: absolute paths in the local repository Maven used
+     * (a {@code ${M2_REPO}} prefix, should a list have one, is that repository). Every org.apache.rocketmq jar must be 4.9.8.
+     */
+    static List<Path> resolvedJars() {
+        Path file = Path.of(System.getProperty("hotpath.upstream498.store.classpath", "target/upstream-498-store.classpath"));
+        String repo = System.getProperty("hotpath.maven.repo", System.getProperty("user.home") + "/.m2/repository");
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + " is missing: build upstream/rocketmq-4.9.8-store, then broker-dist"
+                + " (mvn -B -q install -DskipTests at the root)", e);
+        }
+        List<Path> jars = new ArrayList<>();
+        for (String entry : text.split(java.io.File.pathSeparator)) {
+            Path jar = Path.of(entry.replace("${M2_REPO}", repo));
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("listed in " + file + " but not on disk: " + jar);
+            }
+            String name = jar.getFileName().toString();
+            if (name.startsWith("rocketmq-") && !name.endsWith("-4.9.8.jar")) {
+                throw new IllegalStateException("not a 4.9.8 RocketMQ jar: " + jar);
+            }
+            jars.add(jar);
+        }
+        return jars;
+    }
+
+    private static URL[] urls(List<Path> jars) {
+        List<URL> urls = new ArrayList<>();
+        try {
+            for (Path jar : jars) {
+                urls.add(jar.toUri().toURL());
+            }
+            // broker-dist's test classes directory, for the probe (compiled against 4.9.0, linked here to 4.9.8)
+            urls.add(Upstream498StoreLoader.class.getProtectionDomain().getCodeSource().getLocation());
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+        return urls.toArray(URL[]::new);
+    }
+}
