@@ -136,6 +136,9 @@ final class NewerClientCheck {
         command.addAll(List.of("-cp", childClasspath(), MAIN, namesrvAddress, runId, Integer.toString(bodySize), dir.toString()));
         ManagedProcess child = ManagedProcess.start("client-" + CLIENT_RELEASE, command, Map.of(), List.of(), dir, dir.resolve("stdout.log"));
         Console.progress("client %s: started %s (pid %d) in its own JVM; log %s", CLIENT_RELEASE, MAIN, child.pid(), child.logFile());
+        // SIGTERM to the controller runs shutdown hooks but no finally block: stop the child there too
+        Thread stopOnShutdown = new Thread(() -> child.stop(CHILD_STOP_GRACE), "hotpath-client498-shutdown");
+        Runtime.getRuntime().addShutdownHook(stopOnShutdown);
         try {
             if (!child.awaitExit(CHILD_TIMEOUT)) {
                 throw new ClusterException("the " + CLIENT_RELEASE + " client JVM did not finish within " + CHILD_TIMEOUT.toSeconds()
@@ -149,6 +152,7 @@ final class NewerClientCheck {
         } finally {
             // also on a timeout or an interrupt: by PID, never by name
             child.stop(CHILD_STOP_GRACE);
+            removeShutdownHook(stopOnShutdown);
         }
         Map<String, List<String>> sections = readSections(dir.resolve(RESULT_FILE));
         String version = String.join("", sections.getOrDefault("version", List.of()));
@@ -159,6 +163,14 @@ final class NewerClientCheck {
         return new Result(version, new SeededMessages(TOPIC, runId, bodySize), LedgerFile.read(dir.resolve(SENT_FILE)),
             DeliveryAudit.DeliveryReport.parse(sections.getOrDefault("own", List.of())),
             DeliveryAudit.DeliveryReport.parse(sections.getOrDefault("compat", List.of())), (System.nanoTime() - start) / 1e9);
+    }
+
+    private static void removeShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the hook runs (or ran) and stops the child
+        }
     }
 
     /** {@code [name]} headed blocks of lines; what comes before the first header is dropped. */
