@@ -177,6 +177,9 @@ public final class ClusterLayout {
         return p;
     }
 
+    /** The brokers' {@code transactionCheckInterval} (upstream default 60 s), see {@link RelaySends}. */
+    static final long TRANSACTION_CHECK_INTERVAL_MILLIS = 1_000;
+
     /**
      * A broker's settings: the distribution's defaults for that node, then what makes it ours:
      * names, roles, its address, ports and a store inside {@code nodeDir}.
@@ -205,6 +208,9 @@ public final class ClusterLayout {
         p.setProperty("storePathRootDir", store.toString());
         p.setProperty("storePathCommitLog", store.resolve("commitlog").toString());
         p.setProperty("mappedFileSizeCommitLog", Integer.toString(COMMIT_LOG_FILE_BYTES));
+        // RelaySends: a transaction that answered UNKNOW is checked back within ~7 s (transactionTimeOut
+        // 6 s stays upstream's), not after the default 60 s interval; idle, the check costs one lookup
+        p.setProperty("transactionCheckInterval", Long.toString(TRANSACTION_CHECK_INTERVAL_MILLIS));
         return p;
     }
 }

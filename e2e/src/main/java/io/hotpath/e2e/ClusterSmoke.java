@@ -12,7 +12,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -181,8 +184,8 @@ public final class ClusterSmoke {
         List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
         brokerJvm.addAll(options.brokerJvmOptions());
         LoadResult load;
-        CompatSends.Sent compat;
-        DeliveryAudit.DeliveryReport delivery;
+        ExtraSends extra;
+        Verified verified;
         double bootSeconds;
         RunMetrics metrics;
         LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm);
@@ -192,6 +195,8 @@ public final class ClusterSmoke {
             bootSeconds = (System.nanoTime() - start) / 1e9;
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
             cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            cluster.createTopic(RelaySends.TOPIC, RelaySends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            cluster.createTopic(NewerClientCheck.TOPIC, NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             if (warmupSeconds > 0) {
                 warmUp(cluster, runId, options, warmupSeconds);
             }
@@ -209,33 +214,28 @@ public final class ClusterSmoke {
             // the brokers' JFR allocation counters tick every second: the sample after the load must not see the read-back
             Thread.sleep(BrokerFlightRecording.SETTLE.toMillis());
             cluster.checkAlive();
-            // after the load window and its settle time, to a topic of its own: no load metric sees these
-            compat = CompatSends.send(cluster.namesrvAddress(), runId, options.bodySize());
-            Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
-                    CompatSends.V1_MESSAGES, CompatSends.BATCH_MESSAGES, CompatSends.TOPIC, compat.ledger().acked(),
-                    compat.ledger().failed() + compat.ledger().notOk(), compat.v1PhaseCodes(), compat.batchPhaseCodes());
-            if (!compat.codeProblems().isEmpty()) {
-                throw new ClusterException("compat sends did not use the intended headers: " + String.join("; ", compat.codeProblems()));
-            }
+            // after the load window and its settle time, each to a topic of its own: no load metric sees these
+            extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
+                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution));
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
-                delivery = verifyAll(cluster.namesrvAddress(), messages, load, compat);
+                verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
             } else {
-                delivery = null;
+                verified = null;
             }
         }
         // after the stop: the JFR recordings are written on exit, and no broker writes the CommitLog any more
         metrics = collectMetrics(cluster, window, load);
-        // the smoke topic's records as the masters wrote them, before the stores may be deleted (PersistedPropertiesCheck)
+        // the CommitLog records as the masters wrote them, before the stores may be deleted (PersistedPropertiesCheck)
         PersistedPropertiesCheck.record(cluster, layout, runDir, TOPIC);
-        if (delivery == null) {
+        if (verified == null) {
             Console.progress("fault: whole cluster stopped after the load; starting it again on the same stores");
             try (LocalCluster restarted = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm)) {
                 restarted.start(BOOT_TIMEOUT);
-                delivery = verifyAll(restarted.namesrvAddress(), messages, load, compat);
+                verified = verifyAll(restarted.namesrvAddress(), messages, load, extra);
             }
         }
-        SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, delivery,
-                bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
+        SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
+                verified.extraReadBacks(), bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }
@@ -243,20 +243,67 @@ public final class ClusterSmoke {
         return result;
     }
 
-    /** The load's and the compat sends' read-back in one report: the zero-loss check covers both. */
-    private static DeliveryAudit.DeliveryReport verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load,
-                                                          CompatSends.Sent compat) {
-        DeliveryAudit.DeliveryReport main = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
-        DeliveryAudit.DeliveryReport extra = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(compat.messages(), compat.ledger());
-        Console.progress("compat read-back: %d read, %d confirmed of %d acked, lost %d, corrupt %d, misplaced %d",
-                extra.read(), extra.confirmed(), extra.acked(), extra.lost(), extra.corrupt(), extra.misplaced());
-        List<String> problems = new ArrayList<>(main.problems());
-        extra.problems().forEach(problem -> problems.add(CompatSends.TOPIC + ": " + problem));
-        return new DeliveryAudit.DeliveryReport(main.read() + extra.read(), main.foreign() + extra.foreign(),
-                main.acked() + extra.acked(), main.confirmed() + extra.confirmed(), main.lost() + extra.lost(),
-                main.misplaced() + extra.misplaced(), main.corrupt() + extra.corrupt(), main.duplicates() + extra.duplicates(),
-                main.storedNotOk() + extra.storedNotOk(), main.storedAfterFailure() + extra.storedAfterFailure(),
-                main.withoutWait() + extra.withoutWait(), problems);
+    /** What was sent besides the measured load, each to a topic of its own, after the load window. */
+    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, NewerClientCheck.Result newerClient, boolean toleratesBatchDefect) {
+    }
+
+    /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
+    record Verified(DeliveryAudit.DeliveryReport all, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks) {
+    }
+
+    /**
+     * The sends the measured load does not make: V1 headers and a batch ({@link CompatSends}), delayed
+     * and transactional messages ({@link RelaySends}), and a newer 4.9.x client in a JVM of its own
+     * ({@link NewerClientCheck}, which also reads back the compat sends).
+     */
+    private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect)
+            throws IOException, InterruptedException {
+        CompatSends.Sent compat = CompatSends.send(namesrvAddress, runId, bodySize);
+        Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
+                CompatSends.V1_MESSAGES, CompatSends.BATCH_MESSAGES, CompatSends.TOPIC, compat.ledger().acked(),
+                compat.ledger().failed() + compat.ledger().notOk(), compat.v1PhaseCodes(), compat.batchPhaseCodes());
+        if (!compat.codeProblems().isEmpty()) {
+            throw new ClusterException("compat sends did not use the intended headers: " + String.join("; ", compat.codeProblems()));
+        }
+        RelaySends.Sent relay = RelaySends.send(namesrvAddress, runId, bodySize);
+        Console.progress("relay: %d delayed (level %d) and %d transactional messages to %s: acked %d, failed %d; committed at once %d,"
+                        + " UNKNOW then committed on check-back %d of %d (first check-back %s)",
+                RelaySends.DELAYED, RelaySends.DELAY_LEVEL, RelaySends.COMMITTED + RelaySends.CHECKED, RelaySends.TOPIC,
+                relay.ledger().acked(), relay.ledger().failed() + relay.ledger().notOk(), relay.committedAtOnce(),
+                relay.committedOnCheckBack(), RelaySends.CHECKED,
+                relay.checkBackSeconds() < 0 ? "never came" : String.format(Locale.ROOT, "%.1f s after the send", relay.checkBackSeconds()));
+        NewerClientCheck.Result newer = NewerClientCheck.run(namesrvAddress, runDir, runId, bodySize, compat.ledger(), toleratesBatchDefect);
+        Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
+                NewerClientCheck.CLIENT_RELEASE, newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
+                NewerClientCheck.TOPIC, newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
+        Console.progress("client %s read-back of %s: %s", NewerClientCheck.CLIENT_RELEASE, NewerClientCheck.TOPIC,
+                newer.ownReadBack().line());
+        Console.progress("client %s read-back of %s (sent by 4.9.0): %s", NewerClientCheck.CLIENT_RELEASE, CompatSends.TOPIC,
+                newer.compatReadBack().line());
+        return new ExtraSends(compat, relay, newer, toleratesBatchDefect);
+    }
+
+    /**
+     * The load's and the extra sends' read-backs in one report: the zero-loss check covers them all.
+     * The 4.9.8 client's own read-backs (done in its JVM) count as read-backs of their own.
+     */
+    private static Verified verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load, ExtraSends extra) {
+        DeliveryAudit.DeliveryReport all = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
+        Map<String, DeliveryAudit.DeliveryReport> extras = new LinkedHashMap<>();
+        extras.put(CompatSends.TOPIC + " by 4.9.0",
+                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.compat().messages(), extra.compat().ledger()));
+        extras.put(RelaySends.TOPIC + " by 4.9.0",
+                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.relay().messages(), extra.relay().ledger()));
+        extras.put(NewerClientCheck.TOPIC + " by 4.9.0",
+                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.newerClient().messages(), extra.newerClient().ledger(),
+                        NewerClientCheck.batchDefect(extra.newerClient().messages(), extra.toleratesBatchDefect())));
+        extras.put(NewerClientCheck.TOPIC + " by " + NewerClientCheck.CLIENT_RELEASE, extra.newerClient().ownReadBack());
+        extras.put(CompatSends.TOPIC + " by " + NewerClientCheck.CLIENT_RELEASE, extra.newerClient().compatReadBack());
+        for (Map.Entry<String, DeliveryAudit.DeliveryReport> e : extras.entrySet()) {
+            Console.progress("%s read-back: %s", e.getKey(), e.getValue().line());
+            all = all.plus(e.getKey(), e.getValue());
+        }
+        return new Verified(all, extras);
     }
 
     /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -122,13 +124,43 @@ public final class CommitLogScan {
         return out;
     }
 
-    /** Reads the properties block (after the topic: 2-byte length, then the block). */
-    private static StoredRecord describe(ByteBuffer map, int record, int totalSize) {
+    /** Records of one topic in a store, and how many of them store a WAIT entry. */
+    public record TopicWait(long records, long withWait) {
+
+        public TopicWait plus(TopicWait other) {
+            return new TopicWait(records + other.records, withWait + other.withWait);
+        }
+    }
+
+    /**
+     * Every topic in {@code <store>/commitlog} with its record count and how many records store a
+     * {@code WAIT} entry, sorted by topic: the system topics the broker relays through
+     * (SCHEDULE_TOPIC_XXXX, RMQ_SYS_TRANS_HALF_TOPIC, RMQ_SYS_TRANS_OP_HALF_TOPIC) included.
+     */
+    public static Map<String, TopicWait> waitByTopic(Path store) throws IOException {
+        Map<String, TopicWait> topics = new TreeMap<>();
+        walk(store, (map, pos, totalSize) -> {
+            int topicLengthAt = topicLengthAt(map, pos);
+            byte[] topic = new byte[map.get(topicLengthAt) & 0xFF];
+            map.get(topicLengthAt + 1, topic);
+            boolean wait = describe(map, pos, totalSize).storesWait();
+            topics.merge(new String(topic, StandardCharsets.UTF_8), new TopicWait(1, wait ? 1 : 0), TopicWait::plus);
+        });
+        return topics;
+    }
+
+    /** Offset of the 1-byte topic length: after the fixed header (its host fields sized by SYSFLAG) and the body. */
+    private static int topicLengthAt(ByteBuffer map, int record) {
         int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
         int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
         int storeHost = (sysFlag & STOREHOST_V6_FLAG) == 0 ? 8 : 20;
         int bodyLengthAt = record + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + bornHost + 8 + storeHost + 4 + 8;
-        int topicLengthAt = bodyLengthAt + 4 + map.getInt(bodyLengthAt);
+        return bodyLengthAt + 4 + map.getInt(bodyLengthAt);
+    }
+
+    /** Reads the properties block (after the topic: 2-byte length, then the block). */
+    private static StoredRecord describe(ByteBuffer map, int record, int totalSize) {
+        int topicLengthAt = topicLengthAt(map, record);
         int propertiesLengthAt = topicLengthAt + 1 + (map.get(topicLengthAt) & 0xFF);
         int length = map.getShort(propertiesLengthAt) & 0xFFFF;
         byte[] block = new byte[length];
@@ -179,12 +211,7 @@ public final class CommitLogScan {
 
     /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length and the topic. */
     private static boolean hasTopic(ByteBuffer map, int record, byte[] topic) {
-        int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
-        int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
-        int storeHost = (sysFlag & STOREHOST_V6_FLAG) == 0 ? 8 : 20;
-        int bodyLengthAt = record + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + bornHost + 8 + storeHost + 4 + 8;
-        int bodyLength = map.getInt(bodyLengthAt);
-        int topicLengthAt = bodyLengthAt + 4 + bodyLength;
+        int topicLengthAt = topicLengthAt(map, record);
         int topicLength = map.get(topicLengthAt) & 0xFF;
         if (topicLength != topic.length) {
             return false;

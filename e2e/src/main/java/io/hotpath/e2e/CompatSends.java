@@ -88,7 +88,7 @@ final class CompatSends {
             }
             long begin = System.nanoTime();
             try {
-                recordBatch(ledger, producer.send(batch), V1_MESSAGES, System.nanoTime() - begin);
+                recordBatch(ledger, producer.send(batch), V1_MESSAGES, BATCH_MESSAGES, System.nanoTime() - begin);
             } catch (Exception e) {
                 for (int seq = V1_MESSAGES; seq < V1_MESSAGES + BATCH_MESSAGES; seq++) {
                     ledger.recordFailure(seq, e, System.nanoTime() - begin);
@@ -110,13 +110,13 @@ final class CompatSends {
     }
 
     /**
-     * A 4.9.0 batch result: one status and queue, the first message's queue offset (the batch is stored
+     * A 4.9.x batch result: one status and queue, the first message's queue offset (the batch is stored
      * at consecutive offsets), and the messages' UNIQ_KEYs (and offset ids) joined by commas, in order.
      */
-    static void recordBatch(SendLedger ledger, SendResult result, int firstSeq, long rtNanos) {
+    static void recordBatch(SendLedger ledger, SendResult result, int firstSeq, int count, long rtNanos) {
         String[] ids = result.getMsgId() == null ? new String[0] : result.getMsgId().split(",");
         String[] offsetIds = result.getOffsetMsgId() == null ? new String[0] : result.getOffsetMsgId().split(",");
-        for (int i = 0; i < BATCH_MESSAGES; i++) {
+        for (int i = 0; i < count; i++) {
             SendResult one = new SendResult(result.getSendStatus(), i < ids.length ? ids[i] : null,
                 i < offsetIds.length ? offsetIds[i] : null, result.getMessageQueue(), result.getQueueOffset() + i);
             ledger.recordResult(firstSeq + i, one, rtNanos);

@@ -34,6 +34,24 @@ public final class SeededMessages {
             MessageConst.PROPERTY_MIN_OFFSET,
             MessageConst.PROPERTY_MAX_OFFSET);
 
+    /**
+     * Keys a delayed or transactional message carries when it is consumed from its real topic: the
+     * sender's instruction (DELAY; TRAN_MSG and PGROUP, which the transactional client sets), and what
+     * the broker adds when it parks the message in a system topic (SCHEDULE_TOPIC_XXXX,
+     * RMQ_SYS_TRANS_HALF_TOPIC) and re-puts it (REAL_TOPIC, REAL_QID; for a transaction committed on
+     * check-back also TRAN_PREPARED_QUEUE_OFFSET and TRANSACTION_CHECK_TIMES). 4.9.0 keeps them all in
+     * the re-put record: ScheduleMessageService and EndTransactionProcessor encode the properties before
+     * they clear DELAY, REAL_TOPIC and REAL_QID from the map.
+     */
+    static final Set<String> RELAY_KEYS = Set.of(
+            MessageConst.PROPERTY_DELAY_TIME_LEVEL,
+            MessageConst.PROPERTY_TRANSACTION_PREPARED,
+            MessageConst.PROPERTY_PRODUCER_GROUP,
+            MessageConst.PROPERTY_REAL_TOPIC,
+            MessageConst.PROPERTY_REAL_QUEUE_ID,
+            MessageConst.PROPERTY_TRANSACTION_PREPARED_QUEUE_OFFSET,
+            MessageConst.PROPERTY_TRANSACTION_CHECK_TIMES);
+
     private static final String[] TAGS = {"TagA", "TagB", "TagC", "TagD"};
     private static final byte[] ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".getBytes(StandardCharsets.US_ASCII);
 
@@ -41,8 +59,13 @@ public final class SeededMessages {
     private final String runId;
     private final int bodySize;
     private final long seed;
+    private final boolean relayed;
 
     public SeededMessages(String topic, String runId, int bodySize) {
+        this(topic, runId, bodySize, false);
+    }
+
+    private SeededMessages(String topic, String runId, int bodySize, boolean relayed) {
         if (bodySize < 1) {
             throw new IllegalArgumentException("body size must be positive: " + bodySize);
         }
@@ -50,6 +73,20 @@ public final class SeededMessages {
         this.runId = runId;
         this.bodySize = bodySize;
         this.seed = mix(runId.hashCode());
+        this.relayed = relayed;
+    }
+
+    /**
+     * The same corpus sent as delayed or transactional messages: {@link #difference} also accepts
+     * {@link #RELAY_KEYS}, and checks that a REAL_TOPIC / REAL_QID left in the record names the topic
+     * and queue the message was consumed from.
+     */
+    public static SeededMessages relayed(String topic, String runId, int bodySize) {
+        return new SeededMessages(topic, runId, bodySize, true);
+    }
+
+    public boolean isRelayed() {
+        return relayed;
     }
 
     public String topic() {
@@ -111,7 +148,8 @@ public final class SeededMessages {
 
     /**
      * Null when {@code stored} is exactly message {@code seq} as sent (topic, body, every property we
-     * set, WAIT if present equal to "true", no unknown keys); otherwise what differs, one line.
+     * set, WAIT if present equal to "true", no unknown keys; see {@link #relayed} for delayed and
+     * transactional messages); otherwise what differs, one line.
      */
     public String difference(int seq, MessageExt stored) {
         if (!topic.equals(stored.getTopic())) {
@@ -134,8 +172,18 @@ public final class SeededMessages {
         if (wait != null && !wait.equals("true")) {
             return "property WAIT is " + escaped(wait) + " instead of \"true\"";
         }
+        if (relayed) {
+            String realTopic = actual.get(MessageConst.PROPERTY_REAL_TOPIC);
+            if (realTopic != null && !realTopic.equals(topic)) {
+                return "property REAL_TOPIC is " + escaped(realTopic) + " instead of " + escaped(topic);
+            }
+            String realQueue = actual.get(MessageConst.PROPERTY_REAL_QUEUE_ID);
+            if (realQueue != null && !realQueue.equals(Integer.toString(stored.getQueueId()))) {
+                return "property REAL_QID is " + escaped(realQueue) + " but the message is in queue " + stored.getQueueId();
+            }
+        }
         for (String key : actual.keySet()) {
-            if (!SYSTEM_KEYS.contains(key) && !expected.containsKey(key)) {
+            if (!SYSTEM_KEYS.contains(key) && !expected.containsKey(key) && !(relayed && RELAY_KEYS.contains(key))) {
                 return "unexpected property " + escaped(key) + "=" + escaped(actual.get(key));
             }
         }

@@ -98,6 +98,27 @@ public final class SendLedger {
         count(failuresByReason, reason(error), String.valueOf(error.getMessage()));
     }
 
+    /**
+     * A result read from another JVM's ledger ({@link LedgerFile}): outcome and acknowledged position
+     * only. Round-trip times and failure reasons stay with the process that sent.
+     */
+    void restore(int seq, Outcome restored, MessageQueue queue, long offset, String id) {
+        outcome[seq] = (byte) restored.ordinal();
+        switch (restored) {
+            case ACKED -> acked.increment();
+            case NOT_OK -> notOk.increment();
+            case FAILED -> failed.increment();
+            case NOT_SENT -> {
+                return;
+            }
+        }
+        if (queue != null) {
+            queueSlot[seq] = slot(queue);
+            queueOffset[seq] = offset;
+            msgId[seq] = id;
+        }
+    }
+
     /** One attempt inside the client (the first try and every retry). */
     public void recordAttempt() {
         attempts.increment();

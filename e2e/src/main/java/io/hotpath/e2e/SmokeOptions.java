@@ -34,8 +34,12 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             sends, like upstream's producer.sh), reads every queue back and checks that every acknowledged message
             is stored with its body and properties. After the measured load it also sends 40 messages with V1
             headers (SEND_MESSAGE, code 10) and one batch of 16 (code 320) to hotpath_smoke_compat, checks the
-            codes on the wire and audits them the same way. On a build with patch 0003 it checks that no CommitLog
-            record of the test topic stores WAIT, and with --dist both that each is 11 bytes shorter than stock.
+            codes on the wire and audits them the same way; then 4 delayed and 5 transactional messages (one
+            committed only on the broker's check-back) to hotpath_smoke_relay, and from a rocketmq-client 4.9.8
+            JVM 40 messages and a batch of 16 to hotpath_smoke_498, read back by 4.9.8 and by 4.9.0 (adds ~15 s).
+            On a build with patch 0003 it checks that no CommitLog record of the test topic stores WAIT (and
+            reports WAIT per topic, incl. the schedule and transaction system topics), and with --dist both
+            that each is 11 bytes shorter than stock.
             Prints sent/acked/failed, TPS, RT, duplicates and lost, stops every process it started, and exits
             non-zero on any lost or corrupt message or error.
 

@@ -11,15 +11,20 @@ import java.util.StringJoiner;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** One smoke run on one distribution: what was sent, what was read back, and the verdict. */
+/**
+ * One smoke run on one distribution: what was sent, what was read back, and the verdict. {@code delivery}
+ * is every read-back in one verdict; {@code extraReadBacks} are those besides the load's, by name
+ * ("hotpath_smoke_relay by 4.9.0"), already counted in {@code delivery}.
+ */
 public record SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
-                          DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds, RunMetrics metrics,
-                          ClusterNetwork.Summary network) {
+                          DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
+                          double bootSeconds, double totalSeconds, RunMetrics metrics, ClusterNetwork.Summary network) {
 
-    /** Without cost figures ({@link #metrics()} null), on loopback. */
+    /** Without extra read-backs and cost figures ({@link #metrics()} null), on loopback. */
     public SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                        DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
-        this(flavor, distribution, runDir, options, load, delivery, bootSeconds, totalSeconds, null, ClusterNetwork.Summary.LOOPBACK);
+        this(flavor, distribution, runDir, options, load, delivery, Map.of(), bootSeconds, totalSeconds, null,
+            ClusterNetwork.Summary.LOOPBACK);
     }
 
     public boolean passed() {
@@ -43,8 +48,11 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
                         + " stored but not acked %d (non-OK status %d, after an exception %d), other %d%n",
                 delivery.read(), delivery.confirmed(), delivery.duplicates(), delivery.storedUnacked(),
                 delivery.storedNotOk(), delivery.storedAfterFailure(), delivery.foreign()));
-        out.append(String.format(Locale.ROOT, "  lost %d, corrupt %d, misplaced %d; stored without WAIT %d%n",
-                delivery.lost(), delivery.corrupt(), delivery.misplaced(), delivery.withoutWait()));
+        out.append(String.format(Locale.ROOT, "  lost %d, corrupt %d, misplaced %d; stored without WAIT %d%s%n",
+                delivery.lost(), delivery.corrupt(), delivery.misplaced(), delivery.withoutWait(),
+                delivery.knownDefect() == 0 ? "" : "; with a known defect (listed below) " + delivery.knownDefect()));
+        extraReadBacks.forEach((name, report) -> out.append(String.format(Locale.ROOT, "  read-back %s: %s, without WAIT %d%n",
+                name, report.line(), report.withoutWait())));
         if (load.maxScheduleLagNanos() >= 0) {
             out.append(String.format(Locale.ROOT, "  paced at %d msg/s: latest send started %.1f ms after its slot%s%n",
                     options.rate(), load.maxScheduleLagMillis(),
@@ -136,7 +144,13 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
                 .add(field("lost", delivery.lost())).add(field("corrupt", delivery.corrupt())).add(field("misplaced", delivery.misplaced()))
                 .add(field("duplicates", delivery.duplicates())).add(field("storedNotOk", delivery.storedNotOk()))
                 .add(field("storedAfterFailure", delivery.storedAfterFailure())).add(field("foreign", delivery.foreign()))
-                .add(field("storedWithoutWait", delivery.withoutWait()));
+                .add(field("storedWithoutWait", delivery.withoutWait())).add(field("knownDefect", delivery.knownDefect()));
+        StringJoiner extra = new StringJoiner(", ", "{", "}");
+        extraReadBacks.forEach((name, r) -> extra.add(quote(name) + ": {" + String.join(", ", field("readBack", r.read()),
+                field("acked", r.acked()), field("confirmed", r.confirmed()), field("lost", r.lost()), field("corrupt", r.corrupt()),
+                field("misplaced", r.misplaced()), field("duplicates", r.duplicates()), field("storedWithoutWait", r.withoutWait()),
+                field("knownDefect", r.knownDefect())) + "}"));
+        json.add("\"extraReadBacks\": " + extra);
         json.add(field("seconds", options.seconds())).add(field("rate", options.rate()))
                 .add(field("maxScheduleLagMs", load.maxScheduleLagMillis()));
         json.add("\"brokerJvmOptions\": " + options.brokerJvmOptions().stream().map(SmokeResult::quote)

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,24 @@ class CommitLogScanTest {
             new CommitLogScan.StoredRecord(9, withoutWait.length, false));
         // WAIT\1true\2 is 10 bytes; the records differ only in it
         assertThat(withWait.length - withoutWait.length).isEqualTo(10);
+    }
+
+    @Test
+    void countsEveryTopicAndItsRecordsThatStoreWaitIncludingTheSystemTopics() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.write(record("SCHEDULE_TOPIC_XXXX", 64, 1, true));
+        log.write(record("RMQ_SYS_TRANS_HALF_TOPIC", 64, 2, true));
+        log.write(record("hotpath_smoke_relay", 64, 1, false));
+        log.write(record("hotpath_smoke_relay", 64, 2, true));
+        log.write(new byte[4096]);
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog-topics", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        assertThat(CommitLogScan.waitByTopic(store)).containsExactly(
+            Map.entry("RMQ_SYS_TRANS_HALF_TOPIC", new CommitLogScan.TopicWait(1, 1)),
+            Map.entry("SCHEDULE_TOPIC_XXXX", new CommitLogScan.TopicWait(1, 1)),
+            Map.entry("hotpath_smoke_relay", new CommitLogScan.TopicWait(2, 1)));
     }
 
     private static byte[] record(String topic, int bodySize, int seq, boolean wait) throws Exception {
