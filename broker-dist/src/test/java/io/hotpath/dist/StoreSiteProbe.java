@@ -10,20 +10,37 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.netty.channel.ChannelHandlerContext;
+import org.apache.rocketmq.broker.BrokerController;
+import org.apache.rocketmq.broker.mqtrace.SendMessageContext;
+import org.apache.rocketmq.broker.processor.AdminBrokerProcessor;
+import org.apache.rocketmq.broker.processor.PullMessageProcessor;
+import org.apache.rocketmq.broker.processor.SendMessageProcessor;
+import org.apache.rocketmq.broker.topic.TopicConfigManager;
+import org.apache.rocketmq.broker.transaction.queue.DefaultTransactionalMessageCheckListener;
+import org.apache.rocketmq.broker.transaction.queue.TransactionalMessageBridge;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.TopicFilterType;
 import org.apache.rocketmq.common.UtilAll;
+import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
+import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageExtBatch;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.ResumeCheckHalfMessageRequestHeader;
+import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
 import org.apache.rocketmq.common.protocol.topic.OffsetMovedEvent;
 import org.apache.rocketmq.common.sysflag.MessageSysFlag;
 import org.apache.rocketmq.common.topic.TopicValidator;
+import org.apache.rocketmq.remoting.netty.NettyServerConfig;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.store.ConsumeQueue;
 import org.apache.rocketmq.store.DefaultMessageStore;
 import org.apache.rocketmq.store.GetMessageResult;
@@ -34,6 +51,7 @@ import org.apache.rocketmq.store.SelectMappedBufferResult;
 import org.apache.rocketmq.store.config.BrokerRole;
 import org.apache.rocketmq.store.config.FlushDiskType;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
+import org.apache.rocketmq.store.stats.BrokerStatsManager;
 
 /**
  * Drives one release's real {@code DefaultMessageStore} through every persisting path of issue #4 item 3(b)
@@ -611,7 +629,7 @@ public final class StoreSiteProbe {
         msgInner.setBornHost(STORE_HOST); // the bridge's storeHost: brokerIP1 + listen port
         msgInner.setStoreHost(STORE_HOST);
         msgInner.setWaitStoreMsgOK(false);
-        org.apache.rocketmq.common.message.MessageClientIDSetter.setUniqID(msgInner);
+        MessageClientIDSetter.setUniqID(msgInner);
         check("op", store.putMessage(msgInner));
     }
 
@@ -736,8 +754,8 @@ public final class StoreSiteProbe {
     }
 
     /** 4.9.0 has {@code BrokerStatsManager(String)}, 4.9.8 {@code (String, boolean enableQueueStat)}. */
-    private static org.apache.rocketmq.store.stats.BrokerStatsManager brokerStatsManager() throws Exception {
-        Class<org.apache.rocketmq.store.stats.BrokerStatsManager> type = org.apache.rocketmq.store.stats.BrokerStatsManager.class;
+    private static BrokerStatsManager brokerStatsManager() throws Exception {
+        Class<BrokerStatsManager> type = BrokerStatsManager.class;
         try {
             return type.getConstructor(String.class).newInstance("DefaultCluster");
         } catch (NoSuchMethodException e) {
@@ -766,29 +784,29 @@ public final class StoreSiteProbe {
      * call them; private ones by reflection, as the comparison test does for the half and the commit.
      */
     static final class Broker490Sites {
-        private final org.apache.rocketmq.broker.BrokerController controller;
-        private final org.apache.rocketmq.broker.transaction.queue.TransactionalMessageBridge bridge;
+        private final BrokerController controller;
+        private final TransactionalMessageBridge bridge;
 
         Broker490Sites(DefaultMessageStore store) throws Exception {
-            controller = (org.apache.rocketmq.broker.BrokerController) allocateWithoutConstructor(
-                org.apache.rocketmq.broker.BrokerController.class);
+            controller = (BrokerController) allocateWithoutConstructor(
+                BrokerController.class);
             BrokerConfig brokerConfig = new BrokerConfig();
             brokerConfig.setBrokerIP1(STORE_HOST.getHostString());
             brokerConfig.setBrokerName(BROKER_NAME);
-            org.apache.rocketmq.remoting.netty.NettyServerConfig server = new org.apache.rocketmq.remoting.netty.NettyServerConfig();
+            NettyServerConfig server = new NettyServerConfig();
             server.setListenPort(STORE_HOST.getPort());
             set(controller, "brokerConfig", brokerConfig);
             set(controller, "nettyServerConfig", server);
             set(controller, "messageStoreConfig", store.getMessageStoreConfig());
             set(controller, "messageStore", store);
             set(controller, "brokerStatsManager", store.getBrokerStatsManager());
-            org.apache.rocketmq.broker.topic.TopicConfigManager topics = new org.apache.rocketmq.broker.topic.TopicConfigManager(controller);
-            org.apache.rocketmq.common.TopicConfig checkMaxTime = new org.apache.rocketmq.common.TopicConfig(
+            TopicConfigManager topics = new TopicConfigManager(controller);
+            TopicConfig checkMaxTime = new TopicConfig(
                 TopicValidator.RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC, 1, 1,
-                org.apache.rocketmq.common.constant.PermName.PERM_READ | org.apache.rocketmq.common.constant.PermName.PERM_WRITE);
+                PermName.PERM_READ | PermName.PERM_WRITE);
             topics.getTopicConfigTable().put(checkMaxTime.getTopicName(), checkMaxTime);
             set(controller, "topicConfigManager", topics);
-            bridge = new org.apache.rocketmq.broker.transaction.queue.TransactionalMessageBridge(controller, store);
+            bridge = new TransactionalMessageBridge(controller, store);
         }
 
         MessageExtBrokerInner renewHalfMessageInner(MessageExt msgExt) {
@@ -806,26 +824,26 @@ public final class StoreSiteProbe {
 
         /** {@code DefaultTransactionalMessageCheckListener#resolveDiscardMsg}: its private toMessageExtBrokerInner and the put. */
         void resolveDiscardMsg(MessageExt msgExt) {
-            org.apache.rocketmq.broker.transaction.queue.DefaultTransactionalMessageCheckListener listener =
-                new org.apache.rocketmq.broker.transaction.queue.DefaultTransactionalMessageCheckListener();
+            DefaultTransactionalMessageCheckListener listener =
+                new DefaultTransactionalMessageCheckListener();
             listener.setBrokerController(controller);
             listener.resolveDiscardMsg(msgExt);
         }
 
         /** {@code AdminBrokerProcessor#resumeCheckHalfMessage} (private; ctx unused): select, decode, its toMessageExtBrokerInner, put. */
         void resumeCheckHalfMessage(String offsetMsgId) throws Exception {
-            org.apache.rocketmq.common.protocol.header.ResumeCheckHalfMessageRequestHeader header =
-                new org.apache.rocketmq.common.protocol.header.ResumeCheckHalfMessageRequestHeader();
+            ResumeCheckHalfMessageRequestHeader header =
+                new ResumeCheckHalfMessageRequestHeader();
             header.setMsgId(offsetMsgId);
-            org.apache.rocketmq.remoting.protocol.RemotingCommand request = org.apache.rocketmq.remoting.protocol.RemotingCommand
-                .createRequestCommand(org.apache.rocketmq.common.protocol.RequestCode.RESUME_CHECK_HALF_MESSAGE, header);
+            RemotingCommand request = RemotingCommand
+                .createRequestCommand(RequestCode.RESUME_CHECK_HALF_MESSAGE, header);
             request.makeCustomHeaderToNet(); // as the request arrives: the header in extFields
-            Object processor = new org.apache.rocketmq.broker.processor.AdminBrokerProcessor(controller);
+            Object processor = new AdminBrokerProcessor(controller);
             Method resume = processor.getClass().getDeclaredMethod("resumeCheckHalfMessage",
-                io.netty.channel.ChannelHandlerContext.class, org.apache.rocketmq.remoting.protocol.RemotingCommand.class);
+                ChannelHandlerContext.class, RemotingCommand.class);
             resume.setAccessible(true);
-            org.apache.rocketmq.remoting.protocol.RemotingCommand response =
-                (org.apache.rocketmq.remoting.protocol.RemotingCommand) resume.invoke(processor, null, request);
+            RemotingCommand response =
+                (RemotingCommand) resume.invoke(processor, null, request);
             if (response.getCode() != 0) {
                 throw new IllegalStateException("resumeCheckHalfMessage: " + response.getCode() + " " + response.getRemark());
             }
@@ -833,7 +851,7 @@ public final class StoreSiteProbe {
 
         /** {@code PullMessageProcessor#generateOffsetMovedEvent} (private): builds the record and puts it itself. */
         void generateOffsetMovedEvent(OffsetMovedEvent event) throws Exception {
-            Object processor = new org.apache.rocketmq.broker.processor.PullMessageProcessor(controller);
+            Object processor = new PullMessageProcessor(controller);
             Method generate = processor.getClass().getDeclaredMethod("generateOffsetMovedEvent", OffsetMovedEvent.class);
             generate.setAccessible(true);
             generate.invoke(processor, event);
@@ -844,17 +862,17 @@ public final class StoreSiteProbe {
          * with. The request is oneway so that a PUT_OK does not write to the (absent) channel.
          */
         int responseCode(PutMessageResult result, MessageExt msg) throws Exception {
-            Object processor = new org.apache.rocketmq.broker.processor.SendMessageProcessor(controller);
-            org.apache.rocketmq.remoting.protocol.RemotingCommand request = org.apache.rocketmq.remoting.protocol.RemotingCommand
-                .createRequestCommand(org.apache.rocketmq.common.protocol.RequestCode.SEND_MESSAGE, null);
+            Object processor = new SendMessageProcessor(controller);
+            RemotingCommand request = RemotingCommand
+                .createRequestCommand(RequestCode.SEND_MESSAGE, null);
             request.setExtFields(new java.util.HashMap<>());
             request.markOnewayRPC();
-            org.apache.rocketmq.remoting.protocol.RemotingCommand response = org.apache.rocketmq.remoting.protocol.RemotingCommand
-                .createResponseCommand(org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader.class);
+            RemotingCommand response = RemotingCommand
+                .createResponseCommand(SendMessageResponseHeader.class);
             Method handle = processor.getClass().getDeclaredMethod("handlePutMessageResult", PutMessageResult.class,
-                org.apache.rocketmq.remoting.protocol.RemotingCommand.class, org.apache.rocketmq.remoting.protocol.RemotingCommand.class,
-                MessageExt.class, org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader.class,
-                org.apache.rocketmq.broker.mqtrace.SendMessageContext.class, io.netty.channel.ChannelHandlerContext.class, int.class);
+                RemotingCommand.class, RemotingCommand.class,
+                MessageExt.class, SendMessageResponseHeader.class,
+                SendMessageContext.class, ChannelHandlerContext.class, int.class);
             handle.setAccessible(true);
             handle.invoke(processor, result, response, request, msg, response.readCustomHeader(), null, null, 0);
             return response.getCode();
