@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
  * minus WAIT. Paths: the normal single-message put (the probe restates the normal-send site), a
  * delayed message (the real patched CommitLog delay branch re-makes the block after adding
  * REAL_TOPIC / REAL_QID), its re-put by the real patched ScheduleMessageService when due, and a
- * batch through the real patched batch encoder. The broker-side sites (transaction, send-back,
- * offset-moved) need a live BrokerController; the 2m-2s smoke exercises the transaction path.
+ * batch through the real patched batch encoder. The broker-side sites (transaction half, commit, check,
+ * op, resume, send-back, offset-moved) are driven, and compared with 4.9.8, by
+ * {@link Upstream498StoreComparisonTest}; the 2m-2s smoke exercises the transaction path on a live broker.
  */
 class PatchedStorePersistedPropertiesTest {
 

@@ -41,6 +41,12 @@ import org.junit.jupiter.api.Test;
  * the segments written: same segments, other order. Both are 4.9.x HashMap order (upstream has no defined order);
  * readers parse the block into a map.
  *
+ * <p>Paths: normal, delayed (CommitLog delay branch), schedule re-put, batch, consumer send-back, transaction half and
+ * commit, the transaction check service's re-puts (renew, immunity, discard to TRANS_CHECK_MAX_TIME_TOPIC), the admin
+ * resume, the op record, the offset-moved event. Two sites stamp the born timestamp with the clock (op, offset-moved):
+ * masked after checking it is this run's. {@link #bothStoresDispatchEveryRecordAlike} compares what each store's
+ * dispatch built from each record.
+ *
  * <p>The control, {@link #stock490DiffersFrom498WithoutWaitOnEveryPath}, runs the same probe on the unpatched 4.9.0
  * store and broker: every record differs, so the equality is the patch's doing.
  */
@@ -52,6 +58,7 @@ class Upstream498StoreComparisonTest {
     private static final int QUEUEOFFSET = 20;
     private static final int PHYSICALOFFSET = 28;
     private static final int SYSFLAG = 36;
+    private static final int BORNTIMESTAMP = 40;
     private static final int STORETIMESTAMP = 56;
     private static final int STOREHOST = 64;
     private static final int PREPARED_TX_OFFSET = 76;
@@ -82,8 +89,12 @@ class Upstream498StoreComparisonTest {
 
     /** Paths where 4.9.8 still stores WAIT (every other record must come out of 4.9.8 without it). */
     static final List<String> WAIT_IN_498 = List.of("send/3", "send/4", "batch/0", "batch/1", "batch/2", "batch/3",
-        "sendback-retry", "sendback-dlq", "half", "commit", "reput/hotpath_cmp/" + uniq("03"), "reput/hotpath_cmp/" + uniq("04"),
-        "reput/%RETRY%hotpath_cmp_group/" + uniq("00"));
+        "sendback-retry", "sendback-dlq", "half", "commit", "check-renew", "check-immunity", "check-discard", "resume", "op",
+        "reput/hotpath_cmp/" + uniq("03"), "reput/hotpath_cmp/" + uniq("04"), "reput/%RETRY%hotpath_cmp_group/" + uniq("00"));
+    /** Sites that stamp the born timestamp with the clock (op, offset-moved): masked after checking it is this run's. */
+    static final List<String> BORN_NOW = List.of("op", "offset-moved");
+    /** The one path where stock 4.9.0 stores no WAIT either (a fresh MessageExtBrokerInner): it differs by the trailing separator. */
+    static final String NO_WAIT_IN_490 = "offset-moved";
     /**
      * Records that may differ from 4.9.8's without WAIT in segment order only (see the class comment), each with the
      * record its site decoded: the re-put of the 13-entry delayed message and the commit of the 13-entry half.
@@ -92,10 +103,12 @@ class Upstream498StoreComparisonTest {
 
     private static Map<String, Object[]> patched;
     private static Map<String, Object[]> upstream;
+    private static long startedAt;
 
     @BeforeAll
     static void runBothStores() throws Exception {
         Path target = BuiltDistributions.target();
+        startedAt = System.currentTimeMillis();
         PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.withProbe(StoreSiteProbe.class.getName());
         patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), StoreSiteProbe.PATCHED_490,
             Files.createTempDirectory(target, "cmp-store-patched490-"));
@@ -126,8 +139,9 @@ class Upstream498StoreComparisonTest {
         for (int i = 0; i < BATCH_INNER.size(); i++) {
             labels.add("batch/" + i);
         }
-        labels.addAll(List.of("sendback-retry", "sendback-dlq", "half", "commit", "reput/hotpath_cmp/" + uniq("03"),
-            "reput/hotpath_cmp/" + uniq("04"), "reput/%RETRY%hotpath_cmp_group/" + uniq("00")));
+        labels.addAll(List.of("sendback-retry", "sendback-dlq", "half", "commit", "check-renew", "check-immunity", "check-discard",
+            "resume", "op", "offset-moved", "reput/hotpath_cmp/" + uniq("03"), "reput/hotpath_cmp/" + uniq("04"),
+            "reput/%RETRY%hotpath_cmp_group/" + uniq("00")));
         assertThat(upstream.keySet()).containsExactlyInAnyOrderElementsOf(labels);
         assertThat(patched.keySet()).containsExactlyInAnyOrderElementsOf(labels);
     }
@@ -147,6 +161,8 @@ class Upstream498StoreComparisonTest {
 
             maskOffsetsOfOtherRecords(label, ours, patched);
             maskOffsetsOfOtherRecords(label, expected, upstream);
+            maskBornTimestampOfSitesThatReadTheClock(label, ours);
+            maskBornTimestampOfSitesThatReadTheClock(label, expected);
             if (java.util.Arrays.equals(masked(ours), masked(expected))) {
                 outcome.put(label, removed == 0 ? "equal" : "equal without WAIT (-" + removed + " bytes)");
                 continue;
@@ -174,6 +190,56 @@ class Upstream498StoreComparisonTest {
     }
 
     /**
+     * What each store's dispatch (its own ReputMessageService: ConsumeQueue, IndexService, the schedule topic's
+     * delivery time) built from each compared record, read back through that store's public API
+     * ({@link StoreSiteProbe#dispatched}) once it had dispatched everything: the same for every record. Each entry
+     * points at its own record (physical offset and size, so sizes differ by the removed WAIT bytes), a pull at its
+     * queue offset finds it, the tags code is the TAGS hash, the index finds it by every KEYS key and by UNIQ_KEY, and
+     * on the schedule topic the delivery time is the store time plus the DELAY level's delay (level n = n s here).
+     */
+    @Test
+    void bothStoresDispatchEveryRecordAlike() {
+        Map<String, String> outcome = new TreeMap<>();
+        for (String label : upstream.keySet()) {
+            Map<String, Object> ours = dispatch(patched, label);
+            Map<String, Object> theirs = dispatch(upstream, label);
+            assertThat(ours).as("%s: what the patched 4.9.0 store dispatched vs 4.9.8", label).isEqualTo(theirs);
+
+            MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(record(patched, label)), true, false);
+            assertThat(ours).as(label).containsEntry("consume queue entry is this record", true)
+                .containsEntry("pull at its queue offset", "FOUND, this record");
+            if (decoded.getTopic().equals("SCHEDULE_TOPIC_XXXX")) {
+                long level = Long.parseLong(decoded.getProperty(MessageConst.PROPERTY_DELAY_TIME_LEVEL));
+                assertThat(ours).as(label).containsEntry("delivery time - store time", level * 1000);
+            } else {
+                String tags = decoded.getTags();
+                assertThat(ours).as(label).containsEntry("tags code", tags == null ? 0L : (long) tags.hashCode());
+            }
+            List<String> lookups = new ArrayList<>();
+            if (decoded.getKeys() != null) {
+                for (String key : decoded.getKeys().split(MessageConst.KEY_SEPARATOR)) {
+                    lookups.add("index KEYS " + key);
+                }
+            }
+            if (decoded.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX) != null) {
+                lookups.add("index UNIQ_KEY " + decoded.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX));
+            }
+            for (String lookup : lookups) {
+                assertThat(ours).as("%s: found by the index", label).containsEntry(lookup, true);
+            }
+            assertThat(ours.keySet().stream().filter(what -> what.startsWith("index ")).toList()).as(label)
+                .containsExactlyInAnyOrderElementsOf(lookups);
+            outcome.put(label, ours.toString());
+        }
+        outcome.forEach((label, what) -> System.out.println("[store 4.9.8 dispatch] " + label + ": same in both: " + what));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> dispatch(Map<String, Object[]> store, String label) {
+        return (Map<String, Object>) store.get(label)[2];
+    }
+
+    /**
      * What a site that decodes {@code source498} and re-serializes the decoded map (before changing it) stores
      * when the source record has no WAIT: parse into a fresh {@code HashMap} in block order (stock 4.9.0's
      * {@code string2messageProperties}; 4.9.8's builds the same map for these blocks), serialize, no trailing
@@ -197,7 +263,12 @@ class Upstream498StoreComparisonTest {
         assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(upstream.keySet());
         for (String label : upstream.keySet()) {
             byte[] ours = record(stock, label);
-            assertThat(properties(ours)).as("%s: stock 4.9.0 stores WAIT", label).contains("WAIT\1");
+            if (label.equals(NO_WAIT_IN_490)) {
+                assertThat(properties(ours)).as("%s: stock 4.9.0 stores no WAIT but the trailing separator", label)
+                    .doesNotContain("WAIT\1").endsWith("\2");
+            } else {
+                assertThat(properties(ours)).as("%s: stock 4.9.0 stores WAIT", label).contains("WAIT\1");
+            }
             assertThat(ours.length).as("%s: stock 4.9.0 is longer than 4.9.8 without WAIT", label)
                 .isGreaterThan(withoutWait(record(upstream, label)).length);
         }
@@ -246,6 +317,17 @@ class Upstream498StoreComparisonTest {
         }
     }
 
+    /** The op and offset-moved sites set the born timestamp from the clock: checked to be this run's, then masked. */
+    private static void maskBornTimestampOfSitesThatReadTheClock(String label, byte[] record) {
+        ByteBuffer b = ByteBuffer.wrap(record);
+        if (BORN_NOW.contains(label)) {
+            assertThat(b.getLong(BORNTIMESTAMP)).as("%s: born now", label).isBetween(startedAt, System.currentTimeMillis());
+            b.putLong(BORNTIMESTAMP, -1);
+        } else {
+            assertThat(b.getLong(BORNTIMESTAMP)).as(label).isEqualTo(StoreSiteProbe.BORN_TIMESTAMP);
+        }
+    }
+
     /** {@code MessageDecoder.createMessageId} of a record: store host + physical offset, as 4.9.x decode sets msgId. */
     private static String offsetMsgId(byte[] record) {
         ByteBuffer b = ByteBuffer.wrap(record);
@@ -253,7 +335,7 @@ class Upstream498StoreComparisonTest {
         return MessageDecoder.createMessageId(ByteBuffer.allocate(16), storeHost, b.getLong(PHYSICALOFFSET));
     }
 
-    private static byte[] masked(byte[] record) {
+    static byte[] masked(byte[] record) {
         byte[] copy = record.clone();
         ByteBuffer b = ByteBuffer.wrap(copy);
         assertThat(b.getInt(SYSFLAG) & (1 << 4 | 1 << 5)).as("IPv4 born and store hosts").isZero();
