@@ -7,7 +7,9 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
@@ -79,11 +81,11 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             requestsLatest[i].setExtFields(requests490[i].getExtFields());
         }
         verifyAllAgreeOnTheWholeCorpus();
-        // String literals, as a decoder holds its keys (hotpath's SendHeaderDecoder does)
-        floorKeys = "V2".equals(header) ? V2_KEYS : V1_KEYS;
+        v2 = "V2".equals(header);
+        List<String> floorKeys = Arrays.asList(v2 ? V2_KEYS : V1_KEYS);
         for (RemotingCommand request : requests490) {
-            if (!request.getExtFields().keySet().containsAll(java.util.Arrays.asList(floorKeys))) {
-                throw new IllegalStateException("floorLookupsOnly: a request lacks one of " + java.util.Arrays.toString(floorKeys));
+            if (!request.getExtFields().keySet().containsAll(floorKeys)) {
+                throw new IllegalStateException("floorLookupsOnly: a request lacks one of " + floorKeys);
             }
         }
     }
@@ -113,20 +115,27 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
      */
     @Benchmark
     public int floorLookupsOnly() {
-        final Map<String, String> fields = requests490[next++ & MASK].getExtFields();
-        final String[] keys = floorKeys;
-        int used = 0;
-        for (int k = 0; k < keys.length; k++) {
-            final String value = fields.get(keys[k]);
-            used += value == null ? -1 : value.length();
+        final Map<String, String> f = requests490[next++ & MASK].getExtFields();
+        // unrolled, with literal keys, as a decoder makes them (a loop over a key array measured ~20 % slower)
+        if (v2) {
+            return used(f.get("a")) + used(f.get("b")) + used(f.get("c")) + used(f.get("d")) + used(f.get("e")) + used(f.get("f"))
+                + used(f.get("g")) + used(f.get("h")) + used(f.get("i")) + used(f.get("j")) + used(f.get("k")) + used(f.get("l"))
+                + used(f.get("m"));
         }
-        return used;
+        return used(f.get("producerGroup")) + used(f.get("topic")) + used(f.get("defaultTopic")) + used(f.get("defaultTopicQueueNums"))
+            + used(f.get("queueId")) + used(f.get("sysFlag")) + used(f.get("bornTimestamp")) + used(f.get("flag"))
+            + used(f.get("properties")) + used(f.get("reconsumeTimes")) + used(f.get("unitMode")) + used(f.get("maxReconsumeTimes"))
+            + used(f.get("batch"));
+    }
+
+    private static int used(String value) {
+        return value == null ? -1 : value.length();
     }
 
     private static final String[] V2_KEYS = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"};
     private static final String[] V1_KEYS = {"producerGroup", "topic", "defaultTopic", "defaultTopicQueueNums", "queueId", "sysFlag",
         "bornTimestamp", "flag", "properties", "reconsumeTimes", "unitMode", "maxReconsumeTimes", "batch"};
-    private String[] floorKeys;
+    private boolean v2;
 
     /** What DefaultMQProducerImpl#sendKernelImpl of 4.9.0 puts in the header (maxReconsumeTimes as for a retry topic). */
     private static SendMessageRequestHeader producerHeader(Random random, int i) {
