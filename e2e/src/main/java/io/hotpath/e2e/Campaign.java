@@ -124,7 +124,7 @@ public final class Campaign {
                     .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n');
         }
         out.append("- network: ").append(network.summary().describe()).append('\n');
-        out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (shared; figures are not quotable)");
+        out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
         return out.toString();
     }
 }
