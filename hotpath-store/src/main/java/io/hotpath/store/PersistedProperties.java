@@ -115,8 +115,8 @@ public final class PersistedProperties {
      * segment. That is what upstream 4.9.8 stores for the message (inner bytes, a {@code \2} when
      * the inner block does not end with one - the 4.9.3 fix - then the outer String) with each
      * {@code WAIT\1..} segment and one adjacent separator removed, and without a trailing separator
-     * (the broker's batch map always holds CLUSTER; for a map holding nothing at all 4.9.8 would keep
-     * the inner terminator, we do not). The inner block has no map behind it (the broker never
+     * (the broker's batch map always holds CLUSTER with a value; for a map that encodes to nothing - empty,
+     * or only null values - 4.9.8 would keep the inner terminator, we do not). The inner block has no map behind it (the broker never
      * parses it), so WAIT is found in the bytes: {@code \1} and {@code \2} are single bytes that
      * never occur inside a multi-byte UTF-8 sequence, so a byte scan sees the same segments as a
      * String scan would.

@@ -27,8 +27,8 @@ import net.jqwik.api.Tuple;
  * not on the test classpath: inner bytes, then {@code \2} if the inner block is non-empty, the outer
  * block is non-empty and the inner block does not end with {@code \2} (its {@code needAppendLastPropertySeparator}),
  * then the outer bytes. From that, every {@code \2}-separated segment starting with {@code WAIT\1} is
- * removed with one separator, and a trailing {@code \2} is dropped. The batch map is never empty
- * (the broker always puts CLUSTER). Inner blocks: what a 4.9.0 client encodes (real 4.9.0 jar, trailing separator), what a
+ * removed with one separator, and a trailing {@code \2} is dropped. The batch map always encodes to
+ * something (the broker always puts CLUSTER with a value). Inner blocks: what a 4.9.0 client encodes (real 4.9.0 jar, trailing separator), what a
  * 4.9.8 client encodes (real 4.9.8 jar, none), and raw junk over {@code WAIT \1 \2} and multi-byte
  * UTF-8. Tries per property: jqwik.tries.default (100,000 in CI).
  */
@@ -136,7 +136,9 @@ class BatchMessageDifferentialTest {
                 return map;
             })),
             // never empty: the broker always puts CLUSTER (for an empty map the rule differs, see putBatchMessage)
-            Tuple.of(3, PersistedPropertiesArbitraries.separatorFreeMaps().filter(map -> !map.isEmpty())));
+            // the broker's map always encodes to something (CLUSTER has a value); for one that encodes to nothing
+            // (empty, or only null values) 4.9.8 keeps the inner block's terminator and we do not (see putBatchMessage)
+            Tuple.of(3, PersistedPropertiesArbitraries.separatorFreeMaps().filter(map -> map.values().stream().anyMatch(v -> v != null))));
     }
 
     @Provide
