@@ -49,4 +49,14 @@ class CampaignReportTest {
         assertThat(empty.markdown(CampaignOptions.parse("--net", "realistic"), "- header")).contains("(2m-2s, realistic)");
         assertThat(empty.json(CampaignOptions.parse("--net", "realistic"))).startsWith("{\n  \"net\": \"realistic\",\n");
     }
+
+    @Test
+    void aResolvedVerdictGivesTheChanceThatEqualArmsSeparateAsFar() {
+        assertThat(CampaignReport.chanceOfSeparation(2, 2)).isCloseTo(1.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.chanceOfSeparation(3, 3)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.chanceOfSeparation(5, 5)).isCloseTo(2.0 / 252, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.verdict(List.of(100.0, 104.0), List.of(80.0, 81.0))).endsWith("by chance with p = 0.33)");
+        // exact metrics (no spread) carry no chance remark
+        assertThat(CampaignReport.verdict(List.of(1232.0, 1232.0), List.of(1224.0, 1224.0))).endsWith("(ranges do not overlap)");
+    }
 }
