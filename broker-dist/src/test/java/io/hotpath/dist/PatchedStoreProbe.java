@@ -118,23 +118,7 @@ public final class PatchedStoreProbe {
         DefaultMessageStore store = startedStore(root);
         List<Object> out = new ArrayList<>();
         try {
-            ByteBuffer body = ByteBuffer.allocate(1 << 20);
-            for (int i = 0; i < innerBlocks.size(); i++) {
-                // MessageDecoder.encodeMessage's layout, with the block given as bytes
-                byte[] messageBody = ("batch body " + i).getBytes(StandardCharsets.UTF_8);
-                byte[] properties = innerBlocks.get(i).getBytes(StandardCharsets.UTF_8);
-                body.putInt(4 + 4 + 4 + 4 + 4 + messageBody.length + 2 + properties.length);
-                body.putInt(0); // MAGICCODE
-                body.putInt(0); // BODYCRC
-                body.putInt(0); // FLAG
-                body.putInt(messageBody.length);
-                body.put(messageBody);
-                body.putShort((short) properties.length);
-                body.put(properties);
-            }
-            byte[] encoded = new byte[body.position()];
-            body.flip();
-            body.get(encoded);
+            byte[] encoded = ClientBatchBody.encode(innerBlocks);
 
             MessageExtBatch batch = new MessageExtBatch();
             batch.setTopic("hotpath_store_probe_batch");

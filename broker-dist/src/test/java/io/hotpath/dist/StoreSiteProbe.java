@@ -158,7 +158,7 @@ public final class StoreSiteProbe {
             batch.setSysFlag(0);
             batch.setFlag(0);
             MessageAccessor.setProperties(batch, MessageDecoder.string2messageProperties(batchOuter));
-            batch.setBody(clientEncodedBatch(batchInner));
+            batch.setBody(ClientBatchBody.encode(batchInner));
             batch.setBornTimestamp(BORN_TIMESTAMP);
             batch.setBornHost(BORN_HOST);
             batch.setStoreHost(STORE_HOST);
@@ -663,27 +663,6 @@ public final class StoreSiteProbe {
         Method toBytes = Class.forName("io.hotpath.store.PersistedProperties", true, loader)
             .getMethod("messageProperties2Bytes", Map.class);
         MessageExtBrokerInner.class.getMethod("setPropertiesBytes", byte[].class).invoke(msgInner, toBytes.invoke(null, map));
-    }
-
-    /** The body a client sends for a batch: MessageDecoder.encodeMessage's layout per message, the block given as is. */
-    private static byte[] clientEncodedBatch(List<String> innerBlocks) {
-        ByteBuffer body = ByteBuffer.allocate(1 << 16);
-        for (int i = 0; i < innerBlocks.size(); i++) {
-            byte[] messageBody = ("batch body " + i).getBytes(StandardCharsets.UTF_8);
-            byte[] properties = innerBlocks.get(i).getBytes(StandardCharsets.UTF_8);
-            body.putInt(4 + 4 + 4 + 4 + 4 + messageBody.length + 2 + properties.length);
-            body.putInt(0); // MAGICCODE
-            body.putInt(0); // BODYCRC
-            body.putInt(0); // FLAG
-            body.putInt(messageBody.length);
-            body.put(messageBody);
-            body.putShort((short) properties.length);
-            body.put(properties);
-        }
-        byte[] encoded = new byte[body.position()];
-        body.flip();
-        body.get(encoded);
-        return encoded;
     }
 
     private static long record(Map<String, Object[]> out, String label, DefaultMessageStore store, PutMessageResult result) {
