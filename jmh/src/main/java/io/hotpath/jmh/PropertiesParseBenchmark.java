@@ -1,6 +1,5 @@
 package io.hotpath.jmh;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import io.hotpath.codec.PropertiesCodec490;
@@ -31,10 +30,7 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
 
     private String[] strings;
     private int next;
-    /** Per string, for {@link #floorNoScan}: each entry's key constant and value region (or constant). */
-    private String[][] floorKeys;
-    private int[][] floorValueBounds;
-    private String[][] floorValueConstants;
+    private ParseFloor floor;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -48,32 +44,7 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
         Guards.requireEqualMaps("upstreamLatest vs upstream490 string2messageProperties", strings,
             MessageDecoder::string2messageProperties,
             io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
-        floorKeys = new String[strings.length][];
-        floorValueBounds = new int[strings.length][];
-        floorValueConstants = new String[strings.length][];
-        for (int i = 0; i < strings.length; i++) {
-            Map<String, String> parsed = PropertiesCodec490.string2messageProperties(strings[i]);
-            String[] segments = strings[i].split("\2");
-            floorKeys[i] = new String[segments.length];
-            floorValueBounds[i] = new int[2 * segments.length];
-            floorValueConstants[i] = new String[segments.length];
-            int at = 0;
-            for (int k = 0; k < segments.length; k++) {
-                int nv = segments[k].indexOf('\1');
-                String key = segments[k].substring(0, nv);
-                // the map's own key object: the interned constant for system names, as hotpath returns it
-                floorKeys[i][k] = parsed.keySet().stream().filter(key::equals).findFirst().orElseThrow();
-                floorValueBounds[i][2 * k] = at + nv + 1;
-                floorValueBounds[i][2 * k + 1] = at + segments[k].length();
-                String value = parsed.get(key);
-                floorValueConstants[i][k] = "true".equals(value) || "false".equals(value) ? value : null;
-                at += segments[k].length() + 1;
-            }
-            Map<String, String> floor = floorNoScan(i);
-            if (!floor.equals(parsed) || !new java.util.ArrayList<>(floor.keySet()).equals(new java.util.ArrayList<>(parsed.keySet()))) {
-                throw new IllegalStateException("floorNoScan builds another map than hotpath for " + strings[i]);
-            }
-        }
+        floor = new ParseFloor(strings);
     }
 
     @Benchmark
@@ -102,25 +73,22 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
      * Not a parser: the work every drop-in parse must do on this input with nothing else, given the
      * key constants and value positions for free (no scanning, no key identification): a fresh
      * {@code new HashMap()}, one value String per entry (the interned "true"/"false" where hotpath
-     * uses them) and the puts. A parse cannot be faster than this; the row shows how far the
-     * release-ratio targets are from it.
+     * uses them) and the puts ({@link ParseFloor#noScan}). A parse cannot be faster than this.
      */
     @Benchmark
     public Map<String, String> floorNoScan() {
-        return floorNoScan(next++ & MASK);
+        return floor.noScan(next++ & MASK);
     }
 
-    private Map<String, String> floorNoScan(int i) {
-        final String s = strings[i];
-        final String[] keys = floorKeys[i];
-        final int[] bounds = floorValueBounds[i];
-        final String[] constants = floorValueConstants[i];
-        final Map<String, String> map = new HashMap<String, String>();
-        for (int k = 0; k < keys.length; k++) {
-            final String constant = constants[k];
-            map.put(keys[k], constant != null ? constant : s.substring(bounds[2 * k], bounds[2 * k + 1]));
-        }
-        return map;
+    /**
+     * Not a parser: {@link #floorNoScan} plus finding each separator once with {@code indexOf}
+     * ({@link ParseFloor#findSeparators}); keys still given for free, no checks for malformed
+     * segments. The least a parse that has to locate the values does; the row shows how much of
+     * hotpath's time is scanning at all.
+     */
+    @Benchmark
+    public Map<String, String> floorFindSeparators() {
+        return floor.findSeparators(next++ & MASK);
     }
 
     @Benchmark
