@@ -39,8 +39,8 @@ final class ParseFloor {
             int at = 0;
             for (int k = 0; k < segments.length; k++) {
                 int nv = segments[k].indexOf('\1');
-                String key = segments[k].substring(0, nv);
-                keys[i][k] = parsed.keySet().stream().filter(key::equals).findFirst()
+                String key = nv < 0 ? null : segments[k].substring(0, nv);
+                keys[i][k] = parsed.keySet().stream().filter(name -> name.equals(key)).findFirst()
                     .orElseThrow(() -> new IllegalStateException("floor: a junk segment in " + Guards.escape(string)));
                 valueBounds[i][2 * k] = at + nv + 1;
                 valueBounds[i][2 * k + 1] = at + segments[k].length();

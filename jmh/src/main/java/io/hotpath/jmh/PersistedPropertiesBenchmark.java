@@ -36,10 +36,6 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     private String[] headers;
     private String clusterName;
     private int next;
-    /** Per header, for {@link #floor}: the broker's map (with CLUSTER) is ASCII. */
-    private boolean[] ascii;
-    private ParseFloor parseFloor;
-    private final EncodeFloor encodeFloor = new EncodeFloor();
 
     @Setup
     public void setUp() {
@@ -52,17 +48,6 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
             if (!Arrays.equals(actual, expected) || upstream490(header).length - actual.length != 11) {
                 throw new IllegalStateException("hotpath differs from 4.9.8 (or 4.9.0 - 11 bytes) for header "
                     + header.replace('\1', '=').replace('\2', ';'));
-            }
-        }
-        parseFloor = new ParseFloor(headers);
-        ascii = new boolean[headers.length];
-        for (int i = 0; i < headers.length; i++) {
-            Map<String, String> properties = PropertiesCodec490.string2messageProperties(headers[i]);
-            properties.put(CLUSTER_KEY, clusterName);
-            ascii[i] = EncodeFloor.allCharsBelow(properties, 0x80);
-            if (!Arrays.equals(floor(i), upstream498(headers[i]))) {
-                throw new IllegalStateException("floor differs from 4.9.8 for header "
-                    + headers[i].replace('\1', '=').replace('\2', ';'));
             }
         }
     }
@@ -84,24 +69,6 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     @Benchmark
     public byte[] hotpath() {
         return hotpath(nextHeader());
-    }
-
-    /**
-     * Not an implementation: {@link ParseFloor#findSeparators} (keys and "true" given for free, one
-     * {@code indexOf} per separator, the HashMap, value Strings and puts), put CLUSTER, then
-     * {@link EncodeFloor#asciiBlock} (given for free that the map is ASCII: one arraycopy per key and
-     * value, one exact-size array; a map with another char goes to hotpath's encoder). The least work
-     * of this path; the row shows how far the speed-up target is from it.
-     */
-    @Benchmark
-    public byte[] floor() {
-        return floor(next++ & (ProducerPropertiesCorpus.SIZE - 1));
-    }
-
-    private byte[] floor(int i) {
-        Map<String, String> properties = parseFloor.findSeparators(i);
-        properties.put(CLUSTER_KEY, clusterName);
-        return ascii[i] ? encodeFloor.asciiBlock(properties) : PersistedProperties.messageProperties2Bytes(properties);
     }
 
     private byte[] upstream490(String header) {

@@ -29,9 +29,6 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
 
     private Map<String, String>[] maps;
     private int next;
-    /** Per map, for {@link #floorCopyOnly}: every key and value is Latin-1. */
-    private boolean[] latin1;
-    private final EncodeFloor floor = new EncodeFloor();
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -45,14 +42,6 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
         Guards.requireSameStrings("upstreamLatest vs upstream490 messageProperties2String", maps,
             MessageDecoder::messageProperties2String,
             io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String);
-        latin1 = new boolean[maps.length];
-        Integer[] indexes = new Integer[maps.length];
-        for (int i = 0; i < maps.length; i++) {
-            latin1[i] = EncodeFloor.allCharsBelow(maps[i], 0x100);
-            indexes[i] = i;
-        }
-        Guards.requireSameStrings("floorCopyOnly vs upstream490 messageProperties2String", indexes,
-            i -> MessageDecoder.messageProperties2String(maps[i]), this::floorCopyOnly);
     }
 
     @Benchmark
@@ -75,21 +64,6 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
     @Benchmark
     public String hotpath() {
         return PropertiesCodec490.messageProperties2String(maps[next++ & MASK]);
-    }
-
-    /**
-     * Not an encoder: given for free that the map is Latin-1, copies each key's and value's own bytes
-     * ({@link EncodeFloor#latin1String}) and makes the one String; a map with another char goes to
-     * hotpath, as no cheaper correct way is known. What every drop-in must do: iterate, copy every
-     * char, allocate the result. The row shows how far the speed-up targets are from it.
-     */
-    @Benchmark
-    public String floorCopyOnly() {
-        return floorCopyOnly(next++ & MASK);
-    }
-
-    private String floorCopyOnly(int i) {
-        return latin1[i] ? floor.latin1String(maps[i]) : PropertiesCodec490.messageProperties2String(maps[i]);
     }
 
     @Benchmark
