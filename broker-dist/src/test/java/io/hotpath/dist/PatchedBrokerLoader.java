@@ -55,11 +55,15 @@ final class PatchedBrokerLoader extends URLClassLoader {
         // logged on RocketmqRemoting through RocketMQ's inner logger (as on hotpath-codec's test
         // classpath, which has no slf4j). Both the candidate and the oracle call the same InternalLogger
         // methods; this only picks the backend, before any logger of this loader exists.
+        selectInnerLogger(load("org.apache.rocketmq.logging.InternalLoggerFactory"), "the patched lib/");
+    }
+
+    /** Makes RocketMQ log through its own inner logger, given a loader's {@code InternalLoggerFactory}. */
+    static void selectInnerLogger(Class<?> internalLoggerFactory, String classpath) {
         try {
-            load("org.apache.rocketmq.logging.InternalLoggerFactory").getMethod("setCurrentLoggerType", String.class)
-                .invoke(null, "inner");
+            internalLoggerFactory.getMethod("setCurrentLoggerType", String.class).invoke(null, "inner");
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot select RocketMQ's inner logger in the patched lib/", e);
+            throw new IllegalStateException("cannot select RocketMQ's inner logger in " + classpath, e);
         }
     }
 

@@ -209,7 +209,7 @@ public final class StoreSiteProbe {
             if (broker != null) {
                 broker.resolveDiscardMsg(discarded);
             } else {
-                check("check-discard", store.putMessage(toMessageExtBrokerInnerOfCheckListener498(discarded))); // resolveDiscardMsg
+                check("check-discard", store.putMessage(toMessageExtBrokerInner498(TopicValidator.RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC, discarded))); // resolveDiscardMsg
             }
             long discardOffset = awaitRecord(out, "check-discard", store, TopicValidator.RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC, 0);
             // the admin command that resumes a discarded message to the half topic, by its offset message id
@@ -350,10 +350,9 @@ public final class StoreSiteProbe {
         if (!UPSTREAM_498.equals(release)) {
             Class<?> bridge = Class.forName("org.apache.rocketmq.broker.transaction.queue.TransactionalMessageBridge", true,
                 StoreSiteProbe.class.getClassLoader());
-            Method parse = bridge.getDeclaredMethod("parseHalfMessageInner", MessageExtBrokerInner.class);
-            parse.setAccessible(true);
             // the method reads no field; the constructor needs a BrokerController, so the instance is made without it
-            return (MessageExtBrokerInner) parse.invoke(allocateWithoutConstructor(bridge), msgInner);
+            return (MessageExtBrokerInner) invokeDeclared(allocateWithoutConstructor(bridge), "parseHalfMessageInner",
+                new Class<?>[] {MessageExtBrokerInner.class}, msgInner);
         }
         MessageAccessor.putProperty(msgInner, MessageConst.PROPERTY_REAL_TOPIC, msgInner.getTopic());
         MessageAccessor.putProperty(msgInner, MessageConst.PROPERTY_REAL_QUEUE_ID, String.valueOf(msgInner.getQueueId()));
@@ -369,10 +368,9 @@ public final class StoreSiteProbe {
         if (!UPSTREAM_498.equals(release)) {
             Class<?> processor = Class.forName("org.apache.rocketmq.broker.processor.EndTransactionProcessor", true,
                 StoreSiteProbe.class.getClassLoader());
-            Method end = processor.getDeclaredMethod("endMessageTransaction", MessageExt.class);
-            end.setAccessible(true);
             Constructor<?> constructor = processor.getConstructors()[0]; // (BrokerController): only stored, unused here
-            return (MessageExtBrokerInner) end.invoke(constructor.newInstance((Object) null), msgExt);
+            return (MessageExtBrokerInner) invokeDeclared(constructor.newInstance((Object) null), "endMessageTransaction",
+                new Class<?>[] {MessageExt.class}, msgExt);
         }
         MessageExtBrokerInner msgInner = new MessageExtBrokerInner();
         msgInner.setTopic(msgExt.getUserProperty(MessageConst.PROPERTY_REAL_TOPIC));
@@ -560,16 +558,21 @@ public final class StoreSiteProbe {
         return msgInner;
     }
 
-    /** {@code DefaultTransactionalMessageCheckListener#toMessageExtBrokerInner} (TRANS_CHECK_MAX_TIME_TOPIC exists, 1 queue). */
-    private static MessageExtBrokerInner toMessageExtBrokerInnerOfCheckListener498(MessageExt msgExt) {
+    /**
+     * {@code DefaultTransactionalMessageCheckListener#toMessageExtBrokerInner} (topic TRANS_CHECK_MAX_TIME_TOPIC, which
+     * exists with 1 queue) and {@code AdminBrokerProcessor#toMessageExtBrokerInner} (the half topic): two private
+     * methods with this same body but for the topic.
+     */
+    private static MessageExtBrokerInner toMessageExtBrokerInner498(String topic, MessageExt msgExt) {
         MessageExtBrokerInner inner = new MessageExtBrokerInner();
-        inner.setTopic(TopicValidator.RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC);
+        inner.setTopic(topic);
         inner.setBody(msgExt.getBody());
         inner.setFlag(msgExt.getFlag());
         MessageAccessor.setProperties(inner, msgExt.getProperties());
         inner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));
         inner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(msgExt.getTags()));
-        inner.setQueueId(0); // ThreadLocalRandom.current().nextInt(99999999) % TCMT_QUEUE_NUMS (1)
+        // the listener: ThreadLocalRandom.current().nextInt(99999999) % TCMT_QUEUE_NUMS (1); the admin processor: 0
+        inner.setQueueId(0);
         inner.setSysFlag(msgExt.getSysFlag());
         inner.setBornHost(msgExt.getBornHost());
         inner.setBornTimestamp(msgExt.getBornTimestamp());
@@ -590,21 +593,8 @@ public final class StoreSiteProbe {
             selected.release();
         }
         msgExt.putUserProperty(MessageConst.PROPERTY_TRANSACTION_CHECK_TIMES, String.valueOf(0));
-        MessageExtBrokerInner inner = new MessageExtBrokerInner();
-        inner.setTopic(TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC); // TransactionalMessageUtil.buildHalfTopic()
-        inner.setBody(msgExt.getBody());
-        inner.setFlag(msgExt.getFlag());
-        MessageAccessor.setProperties(inner, msgExt.getProperties());
-        inner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));
-        inner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(msgExt.getTags()));
-        inner.setQueueId(0);
-        inner.setSysFlag(msgExt.getSysFlag());
-        inner.setBornHost(msgExt.getBornHost());
-        inner.setBornTimestamp(msgExt.getBornTimestamp());
-        inner.setStoreHost(msgExt.getStoreHost());
-        inner.setReconsumeTimes(msgExt.getReconsumeTimes());
-        inner.setMsgId(msgExt.getMsgId());
-        inner.setWaitStoreMsgOK(false);
+        // TransactionalMessageUtil.buildHalfTopic()
+        MessageExtBrokerInner inner = toMessageExtBrokerInner498(TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, msgExt);
         check("resume", store.putMessage(inner));
     }
 
@@ -742,6 +732,14 @@ public final class StoreSiteProbe {
         }
     }
 
+    /** Calls a method that {@code target}'s class declares itself (private ones too), as its own callers would. */
+    private static Object invokeDeclared(Object target, String name, Class<?>[] parameterTypes, Object... args)
+            throws Exception {
+        Method method = target.getClass().getDeclaredMethod(name, parameterTypes);
+        method.setAccessible(true);
+        return method.invoke(target, args);
+    }
+
     private static Object allocateWithoutConstructor(Class<?> type) throws Exception {
         Field theUnsafe = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
         theUnsafe.setAccessible(true);
@@ -818,11 +816,8 @@ public final class StoreSiteProbe {
                 .createRequestCommand(RequestCode.RESUME_CHECK_HALF_MESSAGE, header);
             request.makeCustomHeaderToNet(); // as the request arrives: the header in extFields
             Object processor = new AdminBrokerProcessor(controller);
-            Method resume = processor.getClass().getDeclaredMethod("resumeCheckHalfMessage",
-                ChannelHandlerContext.class, RemotingCommand.class);
-            resume.setAccessible(true);
-            RemotingCommand response =
-                (RemotingCommand) resume.invoke(processor, null, request);
+            RemotingCommand response = (RemotingCommand) invokeDeclared(processor, "resumeCheckHalfMessage",
+                new Class<?>[] {ChannelHandlerContext.class, RemotingCommand.class}, null, request);
             if (response.getCode() != 0) {
                 throw new IllegalStateException("resumeCheckHalfMessage: " + response.getCode() + " " + response.getRemark());
             }
@@ -831,9 +826,7 @@ public final class StoreSiteProbe {
         /** {@code PullMessageProcessor#generateOffsetMovedEvent} (private): builds the record and puts it itself. */
         void generateOffsetMovedEvent(OffsetMovedEvent event) throws Exception {
             Object processor = new PullMessageProcessor(controller);
-            Method generate = processor.getClass().getDeclaredMethod("generateOffsetMovedEvent", OffsetMovedEvent.class);
-            generate.setAccessible(true);
-            generate.invoke(processor, event);
+            invokeDeclared(processor, "generateOffsetMovedEvent", new Class<?>[] {OffsetMovedEvent.class}, event);
         }
 
         /**
@@ -848,12 +841,10 @@ public final class StoreSiteProbe {
             request.markOnewayRPC();
             RemotingCommand response = RemotingCommand
                 .createResponseCommand(SendMessageResponseHeader.class);
-            Method handle = processor.getClass().getDeclaredMethod("handlePutMessageResult", PutMessageResult.class,
-                RemotingCommand.class, RemotingCommand.class,
-                MessageExt.class, SendMessageResponseHeader.class,
-                SendMessageContext.class, ChannelHandlerContext.class, int.class);
-            handle.setAccessible(true);
-            handle.invoke(processor, result, response, request, msg, response.readCustomHeader(), null, null, 0);
+            invokeDeclared(processor, "handlePutMessageResult", new Class<?>[] {PutMessageResult.class,
+                RemotingCommand.class, RemotingCommand.class, MessageExt.class, SendMessageResponseHeader.class,
+                SendMessageContext.class, ChannelHandlerContext.class, int.class},
+                result, response, request, msg, response.readCustomHeader(), null, null, 0);
             return response.getCode();
         }
 

@@ -33,12 +33,8 @@ final class Upstream498StoreLoader extends URLClassLoader {
         super(NAME, urls(jars), ClassLoader.getPlatformClassLoader());
         this.jars = jars;
         // no slf4j on this classpath: RocketMQ's own inner logger, as in PatchedBrokerLoader, chosen before any logger exists
-        try {
-            load("org.apache.rocketmq.logging.InternalLoggerFactory").getMethod("setCurrentLoggerType", String.class)
-                .invoke(null, "inner");
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot select RocketMQ's inner logger in the 4.9.8 store classpath", e);
-        }
+        PatchedBrokerLoader.selectInnerLogger(load("org.apache.rocketmq.logging.InternalLoggerFactory"),
+            "the 4.9.8 store classpath");
     }
 
     /** A new loader (and so new static state: thread locals, singletons) over the 4.9.8 jars and the probe. */

@@ -86,15 +86,7 @@ final class PersistedPropertiesCheck {
     /** Per topic, summed over the masters: records and records storing WAIT. Empty if the file is missing. */
     static Map<String, CommitLogScan.TopicWait> readTopics(Path runDir) throws IOException {
         Map<String, CommitLogScan.TopicWait> topics = new TreeMap<>();
-        Path file = runDir.resolve(TOPICS_FILE);
-        if (!Files.exists(file)) {
-            return topics;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split("\t");
+        for (String[] f : rows(runDir.resolve(TOPICS_FILE))) {
             topics.merge(f[0], new CommitLogScan.TopicWait(Long.parseLong(f[1]), Long.parseLong(f[2])), CommitLogScan.TopicWait::plus);
         }
         return topics;
@@ -125,18 +117,24 @@ final class PersistedPropertiesCheck {
 
     static List<CommitLogScan.StoredRecord> read(Path runDir) throws IOException {
         List<CommitLogScan.StoredRecord> records = new ArrayList<>();
-        Path file = runDir.resolve(FILE);
-        if (!Files.exists(file)) {
-            return records;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split("\t");
+        for (String[] f : rows(runDir.resolve(FILE))) {
             records.add(new CommitLogScan.StoredRecord(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2])));
         }
         return records;
+    }
+
+    /** The tab-separated fields of each line of a file this class wrote, without comments and blank lines; none if it is missing. */
+    private static List<String[]> rows(Path file) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return rows;
+        }
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                rows.add(line.split("\t"));
+            }
+        }
+        return rows;
     }
 
     /** Problems found in {@code results} (empty if none); prints what it checked. */

@@ -1,8 +1,8 @@
 package io.hotpath.jmh;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.hotpath.codec.PropertiesCodec490;
 
@@ -48,9 +48,14 @@ final class ParseFloor {
                 valueConstants[i][k] = "true".equals(value) || "false".equals(value) ? value : null;
                 at += segments[k].length() + 1;
             }
-            requireSameAsHotpath("floorNoScan", parsed, noScan(i), i);
-            requireSameAsHotpath("floorFindSeparators", parsed, findSeparators(i), i);
         }
+        Integer[] indexes = new Integer[strings.length];
+        for (int i = 0; i < indexes.length; i++) {
+            indexes[i] = i;
+        }
+        Function<Integer, Map<String, String>> hotpath = i -> PropertiesCodec490.string2messageProperties(strings[i]);
+        Guards.requireSameMaps("hotpath vs floorNoScan", indexes, hotpath, this::noScan);
+        Guards.requireSameMaps("hotpath vs floorFindSeparators", indexes, hotpath, this::findSeparators);
     }
 
     /**
@@ -92,11 +97,5 @@ final class ParseFloor {
             from = end + 1;
         }
         return map;
-    }
-
-    private void requireSameAsHotpath(String row, Map<String, String> hotpath, Map<String, String> floor, int i) {
-        if (!floor.equals(hotpath) || !new ArrayList<>(floor.keySet()).equals(new ArrayList<>(hotpath.keySet()))) {
-            throw new IllegalStateException(row + " builds another map than hotpath for " + Guards.escape(strings[i]));
-        }
     }
 }
