@@ -29,3 +29,45 @@ require_mvn() {
 mvn_root() {
   (cd "$HOTPATH_ROOT" && mvn -B "$@")
 }
+
+# Release lines: a folder patches/<release>/ with a line.properties descriptor. Prints every line,
+# oldest first (numeric version order: 4.9.10 after 4.9.8).
+known_lines() {
+  local d
+  for d in "$HOTPATH_ROOT"/patches/*/line.properties; do
+    [ -f "$d" ] || continue
+    basename "$(dirname "$d")"
+  done | sort -t. -k1,1n -k2,2n -k3,3n | tr '\n' ' ' | sed 's/ $//'
+}
+
+# The newest line: what a command that needs one line builds or runs when none is named.
+newest_line() {
+  local all
+  all=$(known_lines)
+  [ -n "$all" ] || die "no release line under $HOTPATH_ROOT/patches (no */line.properties)"
+  echo "${all##* }"
+}
+
+# Echoes the release if patches/<release>/line.properties exists; else one clear error.
+require_line() {
+  [ -f "$HOTPATH_ROOT/patches/$1/line.properties" ] || die "unknown release line '$1' (lines: $(known_lines))"
+  echo "$1"
+}
+
+# A key of a line's descriptor (key=value lines).
+line_property() {
+  local value
+  value=$(sed -n "s/^$2=//p" "$HOTPATH_ROOT/patches/$1/line.properties" | head -n 1)
+  [ -n "$value" ] || die "patches/$1/line.properties has no $2"
+  echo "$value"
+}
+
+# Builds one line's broker distributions (module broker-dist and what it needs, -am) with Maven;
+# extra arguments go to Maven. Nothing is installed: reactor resolution only (`verify`), so neither our
+# artifacts nor upstream's patched jars land in ~/.m2.
+build_line() {
+  local line="$1" flavor="$2" upstream_tests="$3"
+  shift 3
+  mvn_root -pl broker-dist -am verify "-Dhotpath.line=$line" "-Dhotpath.flavor=$flavor" \
+    "-Dhotpath.upstream.tests=$upstream_tests" "$@"
+}

@@ -1,5 +1,5 @@
 # bin/hotpath run: the main job for a newcomer. Installs everything (no tests), builds the stock
-# and patched 4.9.0 brokers, then runs the 2m-2s loopback smoke on both, side by side.
+# and patched brokers of every release line, then runs the 2m-2s loopback smoke on both, side by side.
 set -euo pipefail
 source "$HOTPATH_ROOT/bin/lib/common.sh"
 

@@ -1,6 +1,8 @@
 # bin/hotpath test: what CI runs.
 #   1. mvn install: unit, contract and differential suites of every module, incl. the suites run
-#      against the patched upstream classes from the custom broker build (broker-dist).
+#      against the patched upstream classes from the custom broker build (broker-dist), and upstream's
+#      own unit tests of each line's modules on the stock and the patched tree (upstream's Maven build,
+#      checkstyle included): fails on any test that passes on stock and not on patched. Every line.
 #   2. The patched 2m-2s smoke with both masters profiled live (async-profiler attach): fails on
 #      any lost message or leftover process; the flame graphs must exist and show broker frames.
 #   3. A few-second JMH flame graph: must exist and show the benchmarked codec.
@@ -37,8 +39,16 @@ expect_frames() {
   done
 }
 
-info "1/4 tests: mvn install (all modules, differential suites at their CI sizes)"
-mvn_root install
+main_line=$(newest_line)
+info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line with upstream's tests)"
+mvn_root install "-Dhotpath.line=$main_line" -Dhotpath.upstream.tests=true
+cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
+for line in $(known_lines); do
+  [ "$line" != "$main_line" ] || continue
+  info "1/4 tests: line $line: broker distributions, upstream's tests on both trees, broker-dist's suites"
+  build_line "$line" both true
+  cat "$HOTPATH_ROOT/broker-dist/target/upstream/$line/upstream-tests.md" >&2
+done
 
 info "2/4 patched 2m-2s smoke ($smoke_messages messages) with both masters profiled"
 bash "$HOTPATH_ROOT/bin/lib/profile.sh" cluster --dist patched --warmup 3 --seconds 5 --messages "$smoke_messages"
@@ -48,7 +58,7 @@ cluster_dir=$(newest 'cluster-patched-*')
 expect_frames 'rocketmq/(broker|store|remoting|common)/' \
   "$cluster_dir/broker-a-cpu.collapsed" "$cluster_dir/broker-b-cpu.collapsed" \
   "$cluster_dir/broker-a-cpu.html" "$cluster_dir/broker-b-cpu.html"
-if ls "$HOTPATH_ROOT"/patches/4.9.0/0002-* >/dev/null 2>&1; then
+if ls "$HOTPATH_ROOT/patches/$main_line"/*-send-header-* >/dev/null 2>&1; then
   # with the send-header patch, header decoding by reflection must be gone from the send path
   bash "$HOTPATH_ROOT/bin/lib/profile.sh" check "$cluster_dir" --expect absent
 fi

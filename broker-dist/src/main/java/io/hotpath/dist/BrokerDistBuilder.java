@@ -1,32 +1,46 @@
 package io.hotpath.dist;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Builds the stock and the patched Apache RocketMQ broker distribution from Maven Central
- * artifacts only (run by Maven in broker-dist's process-classes phase; see broker-dist/pom.xml).
+ * Builds a release line's stock and patched broker distributions the way a user who keeps their own
+ * broker build does (run by Maven in broker-dist's process-classes phase; see broker-dist/pom.xml):
  *
- * <p>Patched: lay out the upstream tree of the modules the patches touch from their -sources jars,
- * {@code git apply} every patch in name order, compile each touched module whole with
- * {@code javac --release 8} against its own upstream classpath, jar it, and assemble a copy of the
- * stock distribution with the rebuilt jars in place of the stock ones.
+ * <ol>
+ *   <li>unpack upstream's source release (Maven Central) into a stock tree and a patched tree, and
+ *       {@code git apply} the line's patches, in name order, to the patched one;</li>
+ *   <li>build the modules the patches touch with upstream's own Maven build on each tree, checkstyle
+ *       included ({@link UpstreamMavenBuild}; nothing is installed into {@code ~/.m2});</li>
+ *   <li>optionally run upstream's own unit tests of the line's tested modules on both trees and fail on
+ *       any test that passes on stock and not on patched ({@link UpstreamTestReport});</li>
+ *   <li>assemble {@code target/rocketmq-<release>-{stock,patched}/}: the servers' runtime classpath from
+ *       Maven Central, with the jars of the touched modules as each tree's build made them, so the two
+ *       distributions differ by the patches and nothing else.</li>
+ * </ol>
  *
  * <p>Every failure ends in one {@code hotpath: error: ...} line on stderr and exit code 2.
  */
 public final class BrokerDistBuilder {
 
-    private static final String USAGE = "usage: BrokerDistBuilder --flavor stock|patched|both --upstream-version V"
-        + " --patches DIR --upstream-lib DIR --upstream-sources DIR --dist-template DIR --target DIR [--store-home DIR]";
+    private static final List<String> OPTIONS = List.of("--line", "--flavor", "--upstream-tests", "--source-release",
+        "--upstream-lib", "--dist-template", "--target", "--store-home", "--maven-home", "--user-repository");
+    private static final String USAGE = "usage: BrokerDistBuilder " + String.join(" X ", OPTIONS) + " X";
 
     private final Map<String, String> options;
+    private final ReleaseLine line;
 
     private BrokerDistBuilder(Map<String, String> options) {
         this.options = options;
+        this.line = ReleaseLine.load(path("--line"));
     }
 
     public static void main(String[] args) {
@@ -43,27 +57,17 @@ public final class BrokerDistBuilder {
     }
 
     static Map<String, String> parse(String[] args) {
-        List<String> known = List.of("--flavor", "--upstream-version", "--patches", "--upstream-lib",
-            "--upstream-sources", "--dist-template", "--target", "--store-home");
-        Map<String, String> options = new LinkedHashMap<>();
-        options.put("--store-home", System.getProperty("user.home"));
-        for (int i = 0; i < args.length; i += 2) {
-            if (!known.contains(args[i])) {
-                throw new DistBuildException("unknown option '" + args[i] + "'; " + USAGE);
-            }
-            if (i + 1 >= args.length) {
-                throw new DistBuildException("option " + args[i] + " needs a value; " + USAGE);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        for (String option : known) {
-            if (!options.containsKey(option)) {
-                throw new DistBuildException("missing option " + option + "; " + USAGE);
-            }
-        }
+        Map<String, String> options = Options.parse(args, OPTIONS,
+            Map.of("--store-home", System.getProperty("user.home"), "--upstream-tests", "false"), USAGE);
         String flavor = options.get("--flavor");
         if (!List.of("stock", "patched", "both").contains(flavor)) {
             throw new DistBuildException("unknown flavor '" + flavor + "' (expected stock, patched or both)");
+        }
+        if (!List.of("true", "false").contains(options.get("--upstream-tests"))) {
+            throw new DistBuildException("--upstream-tests must be true or false, got '" + options.get("--upstream-tests") + "'");
+        }
+        if (options.get("--upstream-tests").equals("true") && !flavor.equals("both")) {
+            throw new DistBuildException("upstream's tests compare the stock and the patched tree: they need --flavor both");
         }
         return options;
     }
@@ -73,98 +77,102 @@ public final class BrokerDistBuilder {
     }
 
     private void build() {
-        String version = options.get("--upstream-version");
+        String release = line.release();
         String flavor = options.get("--flavor");
+        boolean upstreamTests = options.get("--upstream-tests").equals("true");
         Path target = path("--target");
-        UpstreamLib lib = UpstreamLib.at(path("--upstream-lib"), version);
+        Path work = target.resolve("upstream").resolve(release);
+        UpstreamLib lib = UpstreamLib.at(path("--upstream-lib"), release);
         lib.verifyIsRecordedServerClasspath();
-        DistAssembler assembler = new DistAssembler(path("--dist-template"), target, version,
-            options.get("--store-home"), lib);
-
-        if (!flavor.equals("patched")) {
-            Path dist = assembler.assemble("stock", Map.of(), List.of());
-            System.out.println("hotpath: stock distribution:   " + dist);
+        PatchSeries series = line.patches();
+        if (series.patches().isEmpty()) {
+            throw new DistBuildException("no *.patch files in " + line.dir() + ": a patched distribution would equal stock");
         }
-        if (!flavor.equals("stock")) {
-            Path dist = buildPatched(version, target, lib, assembler);
-            System.out.println("hotpath: patched distribution: " + dist);
+        for (String module : series.modules()) {
+            lib.moduleJar(module); // fails early, naming the module, if the servers do not run it
+        }
+        UpstreamMavenBuild maven = new UpstreamMavenBuild(path("--maven-home"), work.resolve("m2"),
+            path("--user-repository"), work.resolve("logs"));
+        Set<String> modules = new LinkedHashSet<>(series.modules());
+        if (upstreamTests) {
+            modules.addAll(line.testedModules());
+        }
+        Path excludes = writeExcludes(work);
+        DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"), lib);
+
+        Map<String, Map<String, SurefireReports.Outcome>> stockOutcomes = new LinkedHashMap<>();
+        Map<String, Map<String, SurefireReports.Outcome>> patchedOutcomes = new LinkedHashMap<>();
+        // stock first: both trees install into the same private repository, and the patched tree's
+        // tests must resolve the patched siblings, so each tree installs right before its own tests
+        for (String tree : List.of("stock", "patched")) {
+            if (!flavor.equals("both") && !flavor.equals(tree)) {
+                continue;
+            }
+            UpstreamTree source = UpstreamTree.unpack(path("--source-release"), release, work.resolve(tree));
+            List<String> buildInfo = new ArrayList<>();
+            buildInfo.add("upstream.source=" + line.sourceRelease() + " (Maven Central), built with upstream's Maven build");
+            if (tree.equals("patched")) {
+                int n = 0;
+                for (PatchSeries.Patch patch : series.patches()) {
+                    source.apply(patch);
+                    n++;
+                    buildInfo.add("patch." + n + "=" + patch.name());
+                    buildInfo.add("patch." + n + ".sha256=" + patch.sha256());
+                    System.out.println("hotpath: applied " + patch.name() + " (" + patch.paths().size() + " files, modules "
+                        + patch.modules() + ")");
+                }
+            }
+            maven.install(source.root(), tree, List.copyOf(modules));
+            if (upstreamTests) {
+                maven.test(source.root(), tree, line.testedModules(), excludes);
+                Map<String, Map<String, SurefireReports.Outcome>> outcomes = tree.equals("stock") ? stockOutcomes : patchedOutcomes;
+                for (String module : line.testedModules()) {
+                    outcomes.put(module, SurefireReports.read(source.root().resolve(module)));
+                }
+            }
+            Map<String, Path> replacements = new LinkedHashMap<>();
+            int n = 0;
+            for (String module : series.modules()) {
+                String jarName = UpstreamLib.moduleJarName(module, release);
+                Path jar = source.root().resolve(module).resolve("target").resolve(jarName);
+                if (!Files.isRegularFile(jar)) {
+                    throw new DistBuildException("upstream's build of the " + tree + " tree made no " + module + "/target/" + jarName);
+                }
+                replacements.put(jarName, jar);
+                n++;
+                buildInfo.add("rebuilt." + n + "=lib/" + jarName);
+                buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
+            }
+            Path dist = assembler.assemble(tree, replacements, buildInfo);
+            System.out.println("hotpath: " + tree + " distribution: " + (tree.equals("stock") ? "  " : "") + dist);
+        }
+        if (upstreamTests) {
+            UpstreamTestReport report = UpstreamTestReport.compare(release, stockOutcomes, patchedOutcomes, line.stockFailures());
+            report.write(work);
+            System.out.println(report.markdown());
+            System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
+            if (!report.passed()) {
+                throw new DistBuildException(report.newFailures().size() + " upstream test(s) pass on the stock tree and fail on the"
+                    + " patched tree: " + String.join("; ", report.newFailures()));
+            }
         }
     }
 
     /**
-     * The touched modules, each after the touched modules it depends on (its recorded 4.9.0
-     * classpath), so that each compiles against the patched jars of those: broker after store and
-     * common. Otherwise in patch order.
+     * Surefire excludes for the tests the line's descriptor lists as failing on the stock tree here:
+     * upstream's surefire stops a module at its first failure ({@code skipAfterFailureCount=1}), so a
+     * known stock failure left in would hide every test after it, on both trees.
      */
-    static List<String> buildOrder(java.util.Collection<String> modules, UpstreamLib lib) {
-        List<String> order = new ArrayList<>();
-        java.util.Set<String> visiting = new java.util.HashSet<>();
-        for (String module : modules) {
-            visit(module, modules, lib, order, visiting);
+    private Path writeExcludes(Path work) {
+        Path file = work.resolve("stock-failures.excludes");
+        StringBuilder text = new StringBuilder();
+        line.stockFailures().keySet().forEach(test -> text.append("**/").append(test.replace('.', '/')).append(".java\n"));
+        try {
+            Files.createDirectories(work);
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot write " + file + ": " + e.getMessage());
         }
-        return order;
-    }
-
-    private static void visit(String module, java.util.Collection<String> modules, UpstreamLib lib, List<String> order,
-                              java.util.Set<String> visiting) {
-        if (order.contains(module)) {
-            return;
-        }
-        if (!visiting.add(module)) {
-            throw new DistBuildException("patched modules depend on each other in a cycle through " + module);
-        }
-        java.util.Set<String> deps = new java.util.HashSet<>();
-        for (Path jar : lib.moduleClasspath(module)) {
-            deps.add(jar.getFileName().toString());
-        }
-        for (String other : modules) {
-            if (!other.equals(module) && deps.contains(lib.moduleJar(other).getFileName().toString())) {
-                visit(other, modules, lib, order, visiting);
-            }
-        }
-        order.add(module);
-    }
-
-    private Path buildPatched(String version, Path target, UpstreamLib lib, DistAssembler assembler) {
-        Path patchesDir = path("--patches");
-        PatchSeries series = PatchSeries.read(patchesDir);
-        if (series.patches().isEmpty()) {
-            throw new DistBuildException("no *.patch files in " + patchesDir + ": a patched distribution would equal stock");
-        }
-        for (String module : series.modules()) {
-            lib.moduleJar(module); // fails early, naming the module, if it is not on the broker classpath
-        }
-
-        UpstreamSourceTree tree = UpstreamSourceTree.create(target.resolve("upstream-src").resolve("rocketmq-all-" + version));
-        for (String module : series.modules()) {
-            tree.addModule(module, path("--upstream-sources").resolve("rocketmq-" + module + "-" + version + "-sources.jar"));
-        }
-        List<String> buildInfo = new ArrayList<>();
-        int n = 0;
-        for (PatchSeries.Patch patch : series.patches()) {
-            tree.apply(patch);
-            n++;
-            buildInfo.add("patch." + n + "=" + patch.name());
-            buildInfo.add("patch." + n + ".sha256=" + patch.sha256());
-            System.out.println("hotpath: applied " + patch.name() + " (" + patch.paths().size() + " files, modules "
-                + patch.modules() + ")");
-        }
-
-        ModuleJarBuilder jars = new ModuleJarBuilder(lib, target.resolve("upstream-build"));
-        Map<String, Path> replacements = new HashMap<>();
-        n = 0;
-        for (String module : buildOrder(series.modules(), lib)) {
-            long start = System.nanoTime();
-            List<PatchSeries.Patch> touching = series.patches().stream().filter(p -> p.modules().contains(module)).toList();
-            Path jar = jars.build(tree, module, touching, replacements);
-            replacements.put(jar.getFileName().toString(), jar);
-            n++;
-            buildInfo.add("rebuilt." + n + "=lib/" + jar.getFileName());
-            buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
-            buildInfo.add("rebuilt." + n + ".patches=" + String.join(" ", touching.stream().map(PatchSeries.Patch::name).toList()));
-            System.out.printf("hotpath: rebuilt lib/%s with javac --release 8 in %.1f s%n", jar.getFileName(),
-                (System.nanoTime() - start) / 1e9);
-        }
-        return assembler.assemble("patched", replacements, buildInfo);
+        return file;
     }
 }

@@ -75,8 +75,7 @@ public final class DistAssembler {
             StringBuilder info = new StringBuilder()
                 .append("# rocketmq-hotpath broker distribution, written by io.hotpath.dist.BrokerDistBuilder\n")
                 .append("flavor=").append(flavor).append('\n')
-                .append("upstream.version=").append(version).append('\n')
-                .append("upstream.source=Maven Central (org.apache.rocketmq jars; -sources jars of patched modules)\n");
+                .append("upstream.version=").append(version).append('\n');
             buildInfo.forEach(line -> info.append(line).append('\n'));
             Files.writeString(staging.resolve("BUILD-INFO.txt"), info, StandardCharsets.UTF_8);
 

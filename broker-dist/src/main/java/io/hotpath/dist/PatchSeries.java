@@ -17,14 +17,14 @@ import java.util.stream.Stream;
 /**
  * The {@code patches/<release>/*.patch} files, in name order, and which upstream modules they touch.
  *
- * <p>A patch may only change {@code <module>/src/main/java} and {@code <module>/src/main/resources}
- * of a module whose jar is on the broker's classpath: that is all a build from Maven Central
- * artifacts can honour (no poms, no tests, no distribution scripts).
+ * <p>A patch may change the sources, resources and tests ({@code <module>/src/{main,test}/{java,resources}})
+ * of modules whose jar is on the broker's classpath; never upstream's poms or build configuration, so the
+ * patched tree builds with upstream's own build, as it is.
  */
 public final class PatchSeries {
 
     private static final Pattern DIFF_HEADER = Pattern.compile("^diff --git a/(\\S+) b/(\\S+)$", Pattern.MULTILINE);
-    private static final Pattern PATCHABLE = Pattern.compile("^([a-z][a-z0-9-]*)/src/main/(java|resources)/.+");
+    private static final Pattern PATCHABLE = Pattern.compile("^([a-z][a-z0-9-]*)/src/(main|test)/(java|resources)/.+");
 
     /** One patch file: its name, where it is, its sha256 and the repository paths it changes. */
     public record Patch(String name, Path file, String sha256, List<String> paths, Set<String> modules) {
@@ -69,7 +69,7 @@ public final class PatchSeries {
                 Matcher patchable = PATCHABLE.matcher(path);
                 if (!patchable.matches()) {
                     throw new DistBuildException("patch " + name + " changes " + path
-                        + ": only <module>/src/main/java and <module>/src/main/resources can be patched");
+                        + ": only <module>/src/{main,test}/{java,resources} can be patched");
                 }
                 if (!paths.contains(path)) {
                     paths.add(path);

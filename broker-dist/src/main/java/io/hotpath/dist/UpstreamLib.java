@@ -20,10 +20,10 @@ import java.util.zip.ZipFile;
  * rocketmq-broker, rocketmq-tools), checked against what upstream's own release build recorded.
  *
  * <p>Every Apache RocketMQ jar carries {@code META-INF/DEPENDENCIES}: the transitive dependencies of
- * that module, with versions, as its release build resolved them. This class uses it twice: lib/
- * must be exactly the servers plus their recorded dependencies (so version mediation in our build
- * cannot silently ship, say, another netty), and a patched module is compiled against exactly its
- * own recorded dependencies ("that module's 4.9.0 classpath"), never against the whole of lib/.
+ * that module, with versions, as its release build resolved them. lib/ must be exactly the servers
+ * plus their recorded dependencies (so version mediation in our build
+ * cannot silently ship, say, another netty). The jars of patched modules are then replaced by the ones
+ * upstream's own Maven build made of the patched tree ({@link UpstreamMavenBuild}).
  */
 public final class UpstreamLib {
 
@@ -65,7 +65,7 @@ public final class UpstreamLib {
         return "rocketmq-" + module + "-" + version + ".jar";
     }
 
-    /** The stock jar of an upstream module directory ({@code common} -> rocketmq-common-4.9.0.jar). */
+    /** The stock jar of an upstream module directory ({@code common} -> rocketmq-common-&lt;release&gt;.jar). */
     public Path moduleJar(String module) {
         Path jar = dir.resolve(moduleJarName(module, version));
         if (!Files.isRegularFile(jar)) {
@@ -73,15 +73,6 @@ public final class UpstreamLib {
                 + " on the broker classpath; a patch can only change modules the servers run");
         }
         return jar;
-    }
-
-    /** The module's recorded dependencies, as jars of lib/: its 4.9.0 compile classpath. */
-    public List<Path> moduleClasspath(String module) {
-        List<Path> classpath = new ArrayList<>();
-        for (String jarName : recordedDependencies(moduleJar(module))) {
-            classpath.add(dir.resolve(jarName));
-        }
-        return classpath;
     }
 
     /** Fails unless lib/ holds exactly the servers and the dependencies their jars record. */

@@ -9,8 +9,13 @@ final class BuiltDistributions {
     private BuiltDistributions() {
     }
 
+    /** The release line this build assembled ({@code -Dhotpath.line}, see the root pom). */
+    static ReleaseLine line() {
+        return ReleaseLine.load(Path.of(System.getProperty("hotpath.line.dir", "../patches/" + System.getProperty("hotpath.line"))));
+    }
+
     static String upstreamVersion() {
-        return System.getProperty("hotpath.upstream.version", "4.9.0");
+        return line().release();
     }
 
     static Path target() {
@@ -26,25 +31,21 @@ final class BuiltDistributions {
     }
 
     static Path patchesDir() {
-        return Path.of(System.getProperty("hotpath.patches.dir", "../patches/" + upstreamVersion()));
+        return line().dir();
     }
 
-    static Path upstreamSourcesJar(String module) {
-        return Path.of(System.getProperty("hotpath.upstream.sources", "target/upstream-sources-jars"))
-            .resolve("rocketmq-" + module + "-" + upstreamVersion() + "-sources.jar");
+    /** Upstream's source-release archive of the line, as Maven copied it from Central. */
+    static Path sourceRelease() {
+        return Path.of(System.getProperty("hotpath.source.release", "target/upstream-source-release.zip"));
     }
 
-    static Path codecSources() {
-        return Path.of(System.getProperty("hotpath.codec.sources", "../hotpath-codec/src/main/java"));
-    }
-
-    static Path storeSources() {
-        return Path.of(System.getProperty("hotpath.store.sources", "../hotpath-store/src/main/java"));
+    static Path projectRoot() {
+        return Path.of(System.getProperty("hotpath.project.root", ".."));
     }
 
     private static Path existing(Path dist) {
         if (!Files.isDirectory(dist.resolve("lib"))) {
-            throw new IllegalStateException(dist + " is not built: run `mvn -pl broker-dist install` with"
+            throw new IllegalStateException(dist + " is not built: run `mvn -pl broker-dist verify` with"
                 + " -Dhotpath.flavor=both (its process-classes phase builds both distributions)");
         }
         return dist;

@@ -1,0 +1,151 @@
+package io.hotpath.dist;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * One release line: {@code patches/<release>/} with its patch files and its descriptor
+ * {@code line.properties}. Everything the tooling knows about a release comes from here, so that
+ * adding a line is a folder and a descriptor, not a change to the tools.
+ *
+ * @param release             the upstream release the patches apply to
+ * @param dir                 {@code patches/<release>/}
+ * @param sourceRelease       Maven coordinates of upstream's source-release archive
+ * @param oracleVersion       the version of the org.apache.rocketmq jars the line's suites compare with
+ * @param testedModules       upstream modules whose own unit tests run on the stock and patched trees
+ * @param stockFailures       upstream tests (class name) that fail on the stock tree here, with the reason;
+ *                            they are left out of both runs (see {@link UpstreamTestRun})
+ * @param carries             patch file name -> what it carries from our modules
+ */
+public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
+                          List<String> testedModules, Map<String, String> stockFailures,
+                          Map<String, Carried> carries) {
+
+    public static final String DESCRIPTOR = "line.properties";
+
+    /**
+     * Files a patch adds to an upstream module, copied byte for byte from one of our modules:
+     * {@code <upstreamModule>/src/main/java/<file>} is {@code <ourModule>/src/main/java/<file>}.
+     */
+    public record Carried(String upstreamModule, String ourModule, List<String> files) {
+
+        public String upstreamPath(String file) {
+            return upstreamModule + "/src/main/java/" + file;
+        }
+
+        public Path ourSource(Path projectRoot, String file) {
+            return projectRoot.resolve(ourModule).resolve("src/main/java").resolve(file);
+        }
+    }
+
+    /** Reads {@code dir/line.properties}; the folder name must be the release it declares. */
+    public static ReleaseLine load(Path dir) {
+        Path file = dir.resolve(DESCRIPTOR);
+        if (!Files.isRegularFile(file)) {
+            throw new DistBuildException("no release line at " + dir + " (" + DESCRIPTOR + " missing)");
+        }
+        Properties p = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(reader);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot read " + file + ": " + e.getMessage());
+        }
+        String release = required(p, file, "release");
+        if (!dir.getFileName().toString().equals(release)) {
+            throw new DistBuildException(file + " declares release=" + release + " but lives in folder "
+                + dir.getFileName() + "; the folder must be named after the release");
+        }
+        String sourceRelease = required(p, file, "source.release");
+        if (!sourceRelease.equals("org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release")) {
+            throw new DistBuildException(file + ": source.release must be org.apache.rocketmq:rocketmq-all:" + release
+                + ":zip:source-release, got " + sourceRelease);
+        }
+        String oracle = required(p, file, "oracle");
+        if (!oracle.startsWith("org.apache.rocketmq:")) {
+            throw new DistBuildException(file + ": oracle must be org.apache.rocketmq:<version>, got " + oracle);
+        }
+        List<String> tested = Arrays.stream(required(p, file, "upstream.tests.modules").split(","))
+            .map(String::strip).filter(s -> !s.isEmpty()).toList();
+
+        Map<String, String> stockFailures = new TreeMap<>();
+        Map<String, Carried> carries = new LinkedHashMap<>();
+        for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+            if (key.startsWith("stock.failure.")) {
+                stockFailures.put(key.substring("stock.failure.".length()), p.getProperty(key).strip());
+            } else if (key.startsWith("carries.")) {
+                carries.put(key.substring("carries.".length()), parseCarried(file, key, p.getProperty(key)));
+            }
+        }
+        return new ReleaseLine(release, dir, sourceRelease, oracle.substring("org.apache.rocketmq:".length()),
+            tested, stockFailures, carries);
+    }
+
+    /** {@code <upstream module> <- <our module> : <file> <file> ...} */
+    private static Carried parseCarried(Path file, String key, String value) {
+        int arrow = value.indexOf("<-");
+        int colon = value.indexOf(':');
+        if (arrow < 0 || colon < arrow) {
+            throw new DistBuildException(file + ": " + key + " must read '<upstream module> <- <our module> : <files>'");
+        }
+        List<String> files = Arrays.stream(value.substring(colon + 1).strip().split("\\s+"))
+            .filter(s -> !s.isEmpty()).toList();
+        if (files.isEmpty()) {
+            throw new DistBuildException(file + ": " + key + " names no file");
+        }
+        return new Carried(value.substring(0, arrow).strip(), value.substring(arrow + 2, colon).strip(), files);
+    }
+
+    private static String required(Properties p, Path file, String key) {
+        String value = p.getProperty(key);
+        if (value == null || value.isBlank()) {
+            throw new DistBuildException(file + ": missing " + key);
+        }
+        return value.strip();
+    }
+
+    /** Every line under {@code patchesRoot}, oldest release first. */
+    public static List<ReleaseLine> all(Path patchesRoot) {
+        List<ReleaseLine> lines = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(patchesRoot)) {
+            for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(DESCRIPTOR))).toList()) {
+                lines.add(load(dir));
+            }
+        } catch (IOException e) {
+            throw new DistBuildException("cannot list release lines in " + patchesRoot + ": " + e.getMessage());
+        }
+        lines.sort(Comparator.comparing(ReleaseLine::release, ReleaseLine::compareVersions));
+        return lines;
+    }
+
+    /** Numeric, part by part: 4.9.10 after 4.9.8, 5.3.3 after 4.9.8. */
+    static int compareVersions(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            String u = i < x.length ? x[i] : "0";
+            String v = i < y.length ? y[i] : "0";
+            int c = u.matches("\\d+") && v.matches("\\d+") ? Long.compare(Long.parseLong(u), Long.parseLong(v)) : u.compareTo(v);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** The patch series of this line, in name order. */
+    public PatchSeries patches() {
+        return PatchSeries.read(dir);
+    }
+}

@@ -1,0 +1,167 @@
+package io.hotpath.dist;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs upstream's own Maven build in an unpacked upstream tree: its poms, its plugins, its
+ * checkstyle (bound to verify, so part of {@code install}), its unit tests.
+ *
+ * <p>Nothing reaches {@code ~/.m2}: the build installs into a private local repository under
+ * {@code target/}. Installing a patched tree into the user's repository would put patched jars under
+ * the stock coordinates, and every differential test that resolves the stock jar afterwards would
+ * compare our code with itself. The user's repository is only read, as a {@code file://} repository
+ * listed before Maven Central, so what the user already downloaded is not downloaded again.
+ *
+ * <p>On JDK 9+ the test JVMs (and the build) get the {@code --add-opens} that RocketMQ 4.x and its
+ * Netty need through {@code JDK_JAVA_OPTIONS}: the flags a JDK 8 build does not need, without
+ * changing a line of upstream's build.
+ */
+public final class UpstreamMavenBuild {
+
+    /** The opens RocketMQ 4.9.x, its Netty 4.0 and its tests' mocks reach for on JDK 17. */
+    static final List<String> JDK17_OPENS = List.of(
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+        "--add-opens=java.base/java.util=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+        "--add-opens=java.base/java.io=ALL-UNNAMED",
+        "--add-opens=java.base/java.net=ALL-UNNAMED",
+        "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
+
+    private final Path mavenHome;
+    private final Path privateRepository;
+    private final Path settings;
+    private final Path logs;
+
+    /**
+     * @param mavenHome         the Maven that runs us ({@code ${maven.home}}), so the nested build uses the same
+     * @param privateRepository the local repository the upstream build installs into (under target/)
+     * @param userRepository    the caller's local repository, read-only, tried before Maven Central
+     * @param logs              where each run's console output goes
+     */
+    public UpstreamMavenBuild(Path mavenHome, Path privateRepository, Path userRepository, Path logs) {
+        this.mavenHome = mavenHome;
+        this.privateRepository = privateRepository;
+        this.logs = logs;
+        this.settings = privateRepository.resolveSibling("upstream-settings.xml");
+        if (privateRepository.normalize().equals(userRepository.normalize())) {
+            throw new DistBuildException("the upstream build's private repository must not be " + userRepository);
+        }
+        writeSettings(userRepository);
+    }
+
+    private void writeSettings(Path userRepository) {
+        String url = userRepository.toAbsolutePath().normalize().toUri().toString();
+        String repo = "<id>user-local-repository</id><url>" + url + "</url>"
+            + "<releases><enabled>true</enabled></releases><snapshots><enabled>false</enabled></snapshots>";
+        String xml = "<settings>\n"
+            + "  <!-- written by io.hotpath.dist.UpstreamMavenBuild: the user's repository is read, never written -->\n"
+            + "  <profiles><profile><id>read-user-repository</id>\n"
+            + "    <repositories><repository>" + repo + "</repository></repositories>\n"
+            + "    <pluginRepositories><pluginRepository>" + repo + "</pluginRepository></pluginRepositories>\n"
+            + "  </profile></profiles>\n"
+            + "  <activeProfiles><activeProfile>read-user-repository</activeProfile></activeProfiles>\n"
+            + "</settings>\n";
+        try {
+            Files.createDirectories(privateRepository);
+            Files.writeString(settings, xml, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot write " + settings + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code mvn install -DskipTests} of {@code modules} and what they depend on: compiles with upstream's
+     * compiler settings, packages, runs checkstyle, installs into the private repository.
+     */
+    public void install(Path tree, String flavor, List<String> modules) {
+        run(tree, flavor + "-build", List.of("-pl", String.join(",", modules), "-am", "install", "-DskipTests"),
+            "upstream's build of the " + flavor + " tree");
+    }
+
+    /**
+     * {@code mvn test} of {@code modules} (their siblings resolve from the private repository, where
+     * {@link #install} put this tree's jars). Test failures do not stop the run: the caller reads the reports.
+     */
+    public void test(Path tree, String flavor, List<String> modules, Path excludesFile) {
+        // upstream's tests put their stores and configs under user.home (~/store, ~/unitteststore, ...):
+        // give the test JVMs a home under target/, so nothing is written outside it
+        Path home = logs.resolveSibling(flavor + "-test-home");
+        Path tmp = home.resolve("tmp");
+        try {
+            FileTrees.deleteRecursively(home);
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot create " + tmp + ": " + e.getMessage());
+        }
+        List<String> args = new ArrayList<>(List.of("-pl", String.join(",", modules), "test",
+            "-Dmaven.test.failure.ignore=true", "-Dsurefire.excludesFile=" + excludesFile.toAbsolutePath(),
+            // timing-based store and broker tests can miss a deadline on a loaded 2-core machine: a test that
+            // passes on a second try is reported as flaky, never hidden
+            "-Dsurefire.rerunFailingTestsCount=2",
+            // upstream's surefire configuration sets no argLine: this is the test JVMs' whole extra command line
+            "-DargLine=-Duser.home=" + home.toAbsolutePath() + " -Djava.io.tmpdir=" + tmp.toAbsolutePath(),
+            // upstream 4.9.x's coverage agent (JaCoCo 0.8.5) predates Java 17 class files: on JDK 17 it only
+            // floods the log with instrumentation errors; coverage is no part of the verdict (and its agent
+            // would otherwise claim argLine)
+            "-Djacoco.skip=true"));
+        run(tree, flavor + "-tests", args, "upstream's unit tests on the " + flavor + " tree");
+    }
+
+    private void run(Path tree, String logName, List<String> goals, String what) {
+        Path log = logs.resolve(logName + ".log");
+        List<String> command = new ArrayList<>(List.of(mavenHome.resolve("bin/mvn").toString(), "-B",
+            "-s", settings.toString(), "-Dmaven.repo.local=" + privateRepository.toAbsolutePath()));
+        command.addAll(goals);
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tree.toFile())
+            .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        // a nested Maven must not inherit the outer build's options (they name our poms and our repository)
+        for (String inherited : List.of("MAVEN_OPTS", "MAVEN_ARGS", "MAVEN_CONFIG", "MAVEN_CMD_LINE_ARGS", "MAVEN_PROJECTBASEDIR",
+            "MAVEN_BASEDIR")) {
+            env.remove(inherited);
+        }
+        env.put("JDK_JAVA_OPTIONS", String.join(" ", JDK17_OPENS));
+        long start = System.nanoTime();
+        System.out.println("hotpath: " + what + ": mvn " + String.join(" ", goals) + " (log: " + log + ")");
+        int exit;
+        try {
+            Files.createDirectories(logs);
+            Process process = builder.start();
+            process.getOutputStream().close();
+            exit = process.waitFor();
+        } catch (IOException e) {
+            throw new DistBuildException("cannot run " + command.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistBuildException("interrupted during " + what);
+        }
+        if (exit != 0) {
+            throw new DistBuildException(what + " failed: " + firstError(log) + " (full log: " + log + ")");
+        }
+        System.out.printf("hotpath: %s done in %.0f s%n", what, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Checkstyle prints its violations as [ERROR] lines before Maven's summary: the first one says most. */
+    static String firstError(Path log) {
+        try {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                if (line.startsWith("[ERROR] ") && line.length() > 8) {
+                    return line.substring(8).strip();
+                }
+            }
+        } catch (IOException e) {
+            return "see the log";
+        }
+        return "no [ERROR] line in the log";
+    }
+}
