@@ -24,7 +24,7 @@ import java.util.Map;
  * and {@code #string2messageProperties} of Apache RocketMQ <b>4.9.0</b>: same String, same map,
  * same exception, for every input.
  *
- * <p>Quirks of 4.9.0 kept on purpose (see shared/UPSTREAM-BEHAVIOR.md, section 1):
+ * <p>Quirks of 4.9.0 kept on purpose (docs/upstream-behavior.md, section 1.1):
  * <ul>
  *   <li>encode writes a trailing {@code \2}, a {@code null} key as {@code "null"}, skips null
  *       values, escapes nothing, and follows the map's iteration order;</li>

@@ -36,7 +36,7 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * {@code checkFields()} call, same exception, same log lines, for every extFields map. (The entry
  * points build no V2 header, so they skip its {@code checkFields()}, which is empty in 4.9.0.)
  *
- * <p>Quirks of 4.9.0 reflection kept on purpose (shared/UPSTREAM-BEHAVIOR.md, section 2):
+ * <p>Quirks of 4.9.0 reflection kept on purpose (docs/upstream-behavior.md, section 2):
  * <ul>
  *   <li>nothing throws while decoding a field: a missing {@code @CFNotNull} field, a number
  *       {@code Integer/Long.parseInt} rejects (blank, {@code " 7"}, {@code "1.5"}, overflow) and a
