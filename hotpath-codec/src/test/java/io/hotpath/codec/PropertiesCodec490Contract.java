@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What Apache RocketMQ 4.9.0's {@code MessageDecoder} properties codec does, case by case
- * (shared/UPSTREAM-BEHAVIOR.md, section 1). Subclasses bind it to one implementation; it runs
+ * (docs/upstream-behavior.md, section 1.1). Subclasses bind it to one implementation; it runs
  * against the upstream 4.9.0 jar too, which proves the expectations are upstream's.
  */
 public abstract class PropertiesCodec490Contract {

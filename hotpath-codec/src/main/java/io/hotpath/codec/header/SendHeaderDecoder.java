@@ -1,3 +1,19 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.hotpath.codec.header;
 
 import java.util.Map;
@@ -20,7 +36,7 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * {@code checkFields()} call, same exception, same log lines, for every extFields map. (The entry
  * points build no V2 header, so they skip its {@code checkFields()}, which is empty in 4.9.0.)
  *
- * <p>Quirks of 4.9.0 reflection kept on purpose (shared/UPSTREAM-BEHAVIOR.md, section 2):
+ * <p>Quirks of 4.9.0 reflection kept on purpose (docs/upstream-behavior.md, section 2):
  * <ul>
  *   <li>nothing throws while decoding a field: a missing {@code @CFNotNull} field, a number
  *       {@code Integer/Long.parseInt} rejects (blank, {@code " 7"}, {@code "1.5"}, overflow) and a

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What Apache RocketMQ 4.9.0 does when the broker decodes a send-message header
- * (shared/UPSTREAM-BEHAVIOR.md, section 2, re-measured against the 4.9.0 jars), case by case.
+ * (docs/upstream-behavior.md, section 2), case by case.
  * Subclasses bind it to one implementation; it runs against 4.9.0 reflection and the 4.9.0
  * broker processors too, which proves the expectations are upstream's.
  */
