@@ -10,9 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import io.hotpath.dist.store.probe.StoreSiteProbe;
 
 /**
  * The patched distribution's lib/ plus hotpath-codec's test-jar in one class loader, so that
@@ -35,22 +34,31 @@ final class PatchedBrokerLoader extends URLClassLoader {
         "net.bytebuddy."};
     private static final String[] OWN_ONLY = {"org.apache.rocketmq.", "io.hotpath.codec."};
 
+    /**
+     * The store probes' package, loaded child-first from broker-dist's test classes so that it links to the patched
+     * classes. Every other {@code io.hotpath.dist} class, {@code io.hotpath.dist.store.shared} (what the probes return)
+     * among them, stays the test classpath's.
+     */
+    static final String STORE_PROBES = StoreSiteProbe.class.getPackageName() + ".";
+
     private static final class Holder {
         static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), null);
     }
 
-    /** One loader per probe class, so that each probe links to its own copy of the patched classes. */
-    private static final Map<String, PatchedBrokerLoader> PROBES = new ConcurrentHashMap<>();
+    private static final class WithProbes {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
+            STORE_PROBES);
+    }
 
     final Path lib;
     final Path testJar;
-    private final String probe;
+    private final String probePackage;
 
-    private PatchedBrokerLoader(Path lib, Path testJar, String probe) {
-        super(NAME, urls(lib, testJar, probe), PatchedBrokerLoader.class.getClassLoader());
+    private PatchedBrokerLoader(Path lib, Path testJar, String probePackage) {
+        super(NAME, urls(lib, testJar, probePackage), PatchedBrokerLoader.class.getClassLoader());
         this.lib = lib;
         this.testJar = testJar;
-        this.probe = probe;
+        this.probePackage = probePackage;
         // lib/ holds slf4j + logback, so RocketMQ would log through them; the suites record what is
         // logged on RocketmqRemoting through RocketMQ's inner logger (as on hotpath-codec's test
         // classpath, which has no slf4j). Both the candidate and the oracle call the same InternalLogger
@@ -79,17 +87,11 @@ final class PatchedBrokerLoader extends URLClassLoader {
     }
 
     /**
-     * Another loader of the same kind that also loads {@code probe}, a broker-dist test class compiled
-     * against the stock API, from broker-dist's test classes, so that it links to the patched classes.
+     * Another loader of the same kind that also loads the store probes ({@link #STORE_PROBES}), compiled against the
+     * stock API, from broker-dist's test classes, so that they link to the patched classes.
      */
     static PatchedBrokerLoader withProbe() {
-        return withProbe(PatchedStoreProbe.class.getName());
-    }
-
-    /** As {@link #withProbe()}, for the probe class {@code probe} (and its nested classes). */
-    static PatchedBrokerLoader withProbe(String probe) {
-        return PROBES.computeIfAbsent(probe,
-            name -> new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), name));
+        return WithProbes.INSTANCE;
     }
 
     Class<?> load(String name) {
@@ -107,8 +109,9 @@ final class PatchedBrokerLoader extends URLClassLoader {
                 return super.loadClass(name, resolve);
             }
         }
-        if (name.startsWith("io.hotpath.dist.") && (probe == null || !name.startsWith(probe))) {
-            return super.loadClass(name, resolve); // the test's own classes stay the test classpath's
+        if (name.startsWith("io.hotpath.dist.") && (probePackage == null || !name.startsWith(probePackage))) {
+            // the test's own classes stay the test classpath's, the probes' shared results with them
+            return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {
             Class<?> c = findLoadedClass(name);
@@ -145,15 +148,15 @@ final class PatchedBrokerLoader extends URLClassLoader {
         }
     }
 
-    private static URL[] urls(Path lib, Path testJar, String probe) {
+    private static URL[] urls(Path lib, Path testJar, String probePackage) {
         List<URL> urls = new ArrayList<>();
         try (Stream<Path> jars = Files.list(lib)) {
             for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
                 urls.add(jar.toUri().toURL());
             }
             urls.add(testJar.toUri().toURL());
-            if (probe != null) {
-                // broker-dist's test classes directory (the probe's code source)
+            if (probePackage != null) {
+                // broker-dist's test classes directory (the probes' code source)
                 urls.add(PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation());
             }
         } catch (IOException e) {

@@ -2,7 +2,6 @@ package io.hotpath.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +9,10 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.hotpath.dist.store.probe.PatchedStoreProbe;
+import io.hotpath.dist.store.shared.BatchPut;
+import io.hotpath.dist.store.shared.PatchedStoreSites;
+import io.hotpath.dist.store.shared.PutsAndRePuts;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -48,18 +51,16 @@ class PatchedStorePersistedPropertiesTest {
         Class<?> probe = loader.load(PatchedStoreProbe.class.getName());
         assertThat(probe.getClassLoader()).isSameAs(loader);
         assertThat(probe).isNotSameAs(PatchedStoreProbe.class);
-        Method run = probe.getMethod("putAndReadBack", String.class, List.class, List.class);
-        @SuppressWarnings("unchecked")
-        List<Object[]> results = (List<Object[]>) run.invoke(null, root.toString(), CLIENT_PROPERTIES, DELAY_LEVELS);
+        PutsAndRePuts results = patchedStore(loader).putAndReadBack(root.toString(), CLIENT_PROPERTIES, DELAY_LEVELS);
 
         long delayed = DELAY_LEVELS.stream().filter(level -> level > 0).count();
-        assertThat(results).as("puts, then the schedule service's re-puts").hasSize(CLIENT_PROPERTIES.size() + (int) delayed);
+        assertThat(results.puts()).as("puts").hasSize(CLIENT_PROPERTIES.size());
+        assertThat(results.rePuts()).as("the schedule service's re-puts").hasSize((int) delayed);
         for (int i = 0; i < CLIENT_PROPERTIES.size(); i++) {
             String what = "message " + i + " (" + escaped(CLIENT_PROPERTIES.get(i)) + ", delay level " + DELAY_LEVELS.get(i) + ")";
-            assertThat(results.get(i)[0]).as(what).isEqualTo("PUT_OK");
-            byte[] record = (byte[]) results.get(i)[1];
-            @SuppressWarnings("unchecked")
-            LinkedHashMap<String, String> map = (LinkedHashMap<String, String>) results.get(i)[2];
+            assertThat(results.puts().get(i).status()).as(what).isEqualTo("PUT_OK");
+            byte[] record = results.puts().get(i).record();
+            LinkedHashMap<String, String> map = results.puts().get(i).mapAfterPut();
             assertThat(map).as("%s: the in-memory map keeps WAIT", what).containsKey(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
             if (DELAY_LEVELS.get(i) > 0) {
                 assertThat(map).as(what).containsKeys(MessageConst.PROPERTY_REAL_TOPIC, MessageConst.PROPERTY_REAL_QUEUE_ID,
@@ -91,15 +92,13 @@ class PatchedStorePersistedPropertiesTest {
     @Test
     void scheduleServiceRePutsADelayedMessageWithTheTrimmedBlockOfTheMapItRead() throws Exception {
         Path root = Files.createTempDirectory(BuiltDistributions.target(), "patched-store-delay-");
-        Method run = PatchedBrokerLoader.withProbe().load(PatchedStoreProbe.class.getName())
-            .getMethod("putAndReadBack", String.class, List.class, List.class);
-        @SuppressWarnings("unchecked")
-        List<Object[]> results = (List<Object[]>) run.invoke(null, root.toString(), List.of(CLIENT_PROPERTIES.get(4)), List.of(1));
-        assertThat(results).as("the put and the re-put").hasSize(2);
-        MessageExt scheduled = MessageDecoder.decode(ByteBuffer.wrap((byte[]) results.get(0)[1]), true, false);
+        PutsAndRePuts results = patchedStore(PatchedBrokerLoader.withProbe())
+            .putAndReadBack(root.toString(), List.of(CLIENT_PROPERTIES.get(4)), List.of(1));
+        assertThat(results.puts()).as("the put").hasSize(1);
+        assertThat(results.rePuts()).as("the re-put").hasSize(1);
+        MessageExt scheduled = MessageDecoder.decode(ByteBuffer.wrap(results.puts().get(0).record()), true, false);
         assertThat(scheduled.getTopic()).isEqualTo("SCHEDULE_TOPIC_XXXX");
-        assertThat(results.get(1)[0]).isEqualTo("REPUT");
-        byte[] rePut = (byte[]) results.get(1)[1];
+        byte[] rePut = results.rePuts().get(0);
         MessageExt delivered = MessageDecoder.decode(ByteBuffer.wrap(rePut), true, false);
         assertThat(delivered.getTopic()).isEqualTo("hotpath_store_probe");
         String block = new String(propertiesBlock(rePut), StandardCharsets.UTF_8);
@@ -127,18 +126,14 @@ class PatchedStorePersistedPropertiesTest {
             "",
             "WAIT\1false\2KEYS\1b4\2TAGS\1TagB\2");
         Path root = Files.createTempDirectory(BuiltDistributions.target(), "patched-store-batch-");
-        Method run = PatchedBrokerLoader.withProbe().load(PatchedStoreProbe.class.getName())
-            .getMethod("putBatchAndReadBack", String.class, List.class, String.class);
-        @SuppressWarnings("unchecked")
-        List<Object> results = (List<Object>) run.invoke(null, root.toString(), inner, "WAIT\1true\2");
-        assertThat(results.get(0)).isEqualTo("PUT_OK");
-        @SuppressWarnings("unchecked")
-        LinkedHashMap<String, String> outer = (LinkedHashMap<String, String>) results.get(1);
-        assertThat(results).as("status, outer map, one record per message").hasSize(2 + inner.size());
+        BatchPut results = patchedStore(PatchedBrokerLoader.withProbe()).putBatchAndReadBack(root.toString(), inner, "WAIT\1true\2");
+        assertThat(results.status()).isEqualTo("PUT_OK");
+        LinkedHashMap<String, String> outer = results.outerProperties();
+        assertThat(results.records()).as("one record per message").hasSize(inner.size());
         byte[] outerBlock = trimmedLike490(outer);
         assertThat(new String(outerBlock, StandardCharsets.UTF_8)).isEqualTo("CLUSTER\1DefaultCluster");
         for (int i = 0; i < inner.size(); i++) {
-            byte[] record = (byte[]) results.get(2 + i);
+            byte[] record = results.records().get(i);
             List<String> segments = new java.util.ArrayList<>();
             String block = inner.get(i).endsWith(SEP) ? inner.get(i).substring(0, inner.get(i).length() - 1) : inner.get(i);
             for (String segment : block.isEmpty() ? new String[0] : block.split(SEP, -1)) {
@@ -158,6 +153,11 @@ class PatchedStorePersistedPropertiesTest {
             assertThat(decoded.getTopic()).isEqualTo("hotpath_store_probe_batch");
             assertThat(new String(decoded.getBody(), StandardCharsets.UTF_8)).as(what).isEqualTo("batch body " + i);
         }
+    }
+
+    /** The probe as the patched loader links it. */
+    private static PatchedStoreSites patchedStore(PatchedBrokerLoader loader) throws Exception {
+        return (PatchedStoreSites) loader.load(PatchedStoreProbe.class.getName()).getConstructor().newInstance();
     }
 
     /** Stock 4.9.0's String of the same map (same iteration order) without WAIT, without the trailing separator. */

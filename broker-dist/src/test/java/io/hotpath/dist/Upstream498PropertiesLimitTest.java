@@ -2,13 +2,16 @@ package io.hotpath.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.hotpath.dist.store.probe.PropertiesLimitProbe;
+import io.hotpath.dist.store.shared.LimitPut;
+import io.hotpath.dist.store.shared.Release;
+import io.hotpath.dist.store.shared.StoreLimit;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The 32767-byte properties limit through both stores' normal put path: the PATCHED 4.9.0 {@code DefaultMessageStore}
  * and the REAL 4.9.8 one (as in {@link Upstream498StoreComparisonTest}, each in its own class loader), plus unpatched
- * 4.9.0 as the control, each given the same client properties through {@link StoreSiteProbe#putAtLimit} (the normal
+ * 4.9.0 as the control, each given the same client properties through {@link PropertiesLimitProbe} (the normal
  * send site restated, then the store's own {@code asyncPutMessage}).
  *
  * <p>Blocks at and around the limit, measured on the TRIMMED block (no WAIT, no trailing separator: what patched 4.9.0
@@ -51,9 +54,9 @@ class Upstream498PropertiesLimitTest {
             "MESSAGE_ILLEGAL"));
 
     private static List<String> clientProperties;
-    private static List<Object[]> patched;
-    private static List<Object[]> upstream;
-    private static List<Object[]> stock;
+    private static List<LimitPut> patched;
+    private static List<LimitPut> upstream;
+    private static List<LimitPut> stock;
 
     @BeforeAll
     static void putEveryCaseInEachStore() throws Exception {
@@ -62,21 +65,20 @@ class Upstream498PropertiesLimitTest {
             clientProperties.add(clientProperties(i, CASES.get(i)));
         }
         Path target = BuiltDistributions.target();
-        patched = run(PatchedBrokerLoader.withProbe(StoreSiteProbe.class.getName()).load(StoreSiteProbe.class.getName()),
-            StoreSiteProbe.PATCHED_490, Files.createTempDirectory(target, "limit-store-patched490-"));
+        patched = run(PatchedBrokerLoader.withProbe().load(PropertiesLimitProbe.class.getName()),
+            Release.PATCHED_490, Files.createTempDirectory(target, "limit-store-patched490-"));
         try (Upstream498StoreLoader loader = Upstream498StoreLoader.create()) {
-            upstream = run(loader.load(StoreSiteProbe.class.getName()), StoreSiteProbe.UPSTREAM_498,
+            upstream = run(loader.load(PropertiesLimitProbe.class.getName()), Release.UPSTREAM_498,
                 Files.createTempDirectory(target, "limit-store-upstream498-"));
         }
-        stock = StoreSiteProbe.putAtLimit(StoreSiteProbe.STOCK_490, Files.createTempDirectory(target, "limit-store-stock490-").toString(),
-            clientProperties);
+        stock = new PropertiesLimitProbe().putAtLimit(Release.STOCK_490,
+            Files.createTempDirectory(target, "limit-store-stock490-").toString(), clientProperties);
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Object[]> run(Class<?> probe, String release, Path root) throws Exception {
-        assertThat(probe).isNotSameAs(StoreSiteProbe.class);
-        Method run = probe.getMethod("putAtLimit", String.class, String.class, List.class);
-        return (List<Object[]>) run.invoke(null, release, root.toString(), clientProperties);
+    private static List<LimitPut> run(Class<?> probe, Release release, Path root) throws Exception {
+        assertThat(probe).isNotSameAs(PropertiesLimitProbe.class);
+        StoreLimit limit = (StoreLimit) probe.getConstructor().newInstance();
+        return limit.putAtLimit(release, root.toString(), clientProperties);
     }
 
     @Test
@@ -99,16 +101,19 @@ class Upstream498PropertiesLimitTest {
     void patchedAnd498AnswerTheSameAtTheLimit() {
         for (int i = 0; i < CASES.size(); i++) {
             Case c = CASES.get(i);
-            assertThat(patched.get(i)[0]).as("%s: patched 4.9.0 status", c.name()).isEqualTo(c.patched490());
-            assertThat(upstream.get(i)[0]).as("%s: 4.9.8 status", c.name()).isEqualTo(c.upstream498());
-            assertThat(stock.get(i)[0]).as("%s: stock 4.9.0 status", c.name()).isEqualTo(c.stock490());
+            assertThat(patched.get(i).status()).as("%s: patched 4.9.0 status", c.name()).isEqualTo(c.patched490());
+            assertThat(upstream.get(i).status()).as("%s: 4.9.8 status", c.name()).isEqualTo(c.upstream498());
+            assertThat(stock.get(i).status()).as("%s: stock 4.9.0 status", c.name()).isEqualTo(c.stock490());
             int expectedCode = c.patched490().equals("PUT_OK") ? 0 : 13; // ResponseCode.SUCCESS / MESSAGE_ILLEGAL
-            assertThat(patched.get(i)[1]).as("%s: patched 4.9.0's SendMessageProcessor answers", c.name()).isEqualTo(expectedCode);
-            assertThat(upstream.get(i)[1]).as("%s: 4.9.8 answers the same", c.name()).isEqualTo(patched.get(i)[1]);
-            assertThat(stock.get(i)[1]).as("%s: stock 4.9.0's SendMessageProcessor", c.name())
+            assertThat(patched.get(i).responseCode()).as("%s: patched 4.9.0's SendMessageProcessor answers", c.name())
+                .isEqualTo(expectedCode);
+            assertThat(upstream.get(i).responseCode()).as("%s: 4.9.8 answers the same", c.name())
+                .isEqualTo(patched.get(i).responseCode());
+            assertThat(stock.get(i).responseCode()).as("%s: stock 4.9.0's SendMessageProcessor", c.name())
                 .isEqualTo(c.stock490().equals("PUT_OK") ? 0 : 13);
-            System.out.println("[store 4.9.8 limit] " + c.name() + ": patched 4.9.0 " + patched.get(i)[0] + ", 4.9.8 "
-                + upstream.get(i)[0] + ", stock 4.9.0 " + stock.get(i)[0] + "; response code " + patched.get(i)[1]);
+            System.out.println("[store 4.9.8 limit] " + c.name() + ": patched 4.9.0 " + patched.get(i).status() + ", 4.9.8 "
+                + upstream.get(i).status() + ", stock 4.9.0 " + stock.get(i).status() + "; response code "
+                + patched.get(i).responseCode());
         }
     }
 
@@ -117,8 +122,8 @@ class Upstream498PropertiesLimitTest {
     void acceptedBlocksAreStoredAs498StoresThem() {
         for (int i = 0; i < CASES.size(); i++) {
             Case c = CASES.get(i);
-            byte[] ours = (byte[]) patched.get(i)[2];
-            byte[] theirs = (byte[]) upstream.get(i)[2];
+            byte[] ours = patched.get(i).record();
+            byte[] theirs = upstream.get(i).record();
             assertThat(ours == null).as("%s: stored iff PUT_OK", c.name()).isEqualTo(!c.patched490().equals("PUT_OK"));
             assertThat(theirs == null).as("%s: 4.9.8 stored iff PUT_OK", c.name()).isEqualTo(!c.upstream498().equals("PUT_OK"));
             if (ours != null) {

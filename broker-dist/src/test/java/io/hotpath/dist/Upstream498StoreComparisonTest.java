@@ -3,7 +3,6 @@ package io.hotpath.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.hotpath.dist.store.probe.StoreSiteProbe;
+import io.hotpath.dist.store.shared.Dispatched;
+import io.hotpath.dist.store.shared.Release;
+import io.hotpath.dist.store.shared.StorePaths;
+import io.hotpath.dist.store.shared.StoredRecord;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -101,33 +105,34 @@ class Upstream498StoreComparisonTest {
      */
     static final Map<String, String> ORDER_ONLY = Map.of("reput/hotpath_cmp/" + uniq("04"), "send/4", "commit", "half");
 
-    private static Map<String, Object[]> patched;
-    private static Map<String, Object[]> upstream;
+    private static Map<String, StoredRecord> patched;
+    private static Map<String, StoredRecord> upstream;
     private static long startedAt;
 
     @BeforeAll
     static void runBothStores() throws Exception {
         Path target = BuiltDistributions.target();
         startedAt = System.currentTimeMillis();
-        PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.withProbe(StoreSiteProbe.class.getName());
-        patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), StoreSiteProbe.PATCHED_490,
+        PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.withProbe();
+        patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), Release.PATCHED_490,
             Files.createTempDirectory(target, "cmp-store-patched490-"));
         try (Upstream498StoreLoader upstreamLoader = Upstream498StoreLoader.create()) {
             Class<?> probe = upstreamLoader.load(StoreSiteProbe.class.getName());
             assertThat(probe.getClassLoader()).isSameAs(upstreamLoader);
+            assertThat(upstreamLoader.load(StoredRecord.class.getName())).as("the results are the test's own classes")
+                .isSameAs(StoredRecord.class);
             assertThat(upstreamLoader.load("org.apache.rocketmq.store.DefaultMessageStore").getProtectionDomain().getCodeSource()
                 .getLocation().getPath()).endsWith("rocketmq-store-4.9.8.jar");
             assertThat(upstreamLoader.load("org.apache.rocketmq.common.message.MessageDecoder").getProtectionDomain().getCodeSource()
                 .getLocation().getPath()).endsWith("rocketmq-common-4.9.8.jar");
-            upstream = run(probe, StoreSiteProbe.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
+            upstream = run(probe, Release.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object[]> run(Class<?> probe, String release, Path root) throws Exception {
+    private static Map<String, StoredRecord> run(Class<?> probe, Release release, Path root) throws Exception {
         assertThat(probe).isNotSameAs(StoreSiteProbe.class);
-        Method run = probe.getMethod("runAllPaths", String.class, String.class, List.class, List.class, String.class, String.class);
-        return (Map<String, Object[]>) run.invoke(null, release, root.toString(), SENDS, BATCH_INNER, BATCH_OUTER, HALF);
+        StorePaths paths = (StorePaths) probe.getConstructor().newInstance();
+        return paths.runAllPaths(release, root.toString(), SENDS, BATCH_INNER, BATCH_OUTER, HALF);
     }
 
     @Test
@@ -169,7 +174,7 @@ class Upstream498StoreComparisonTest {
             }
             String source = ORDER_ONLY.get(label);
             if (source != null && sameExceptSegmentOrder(ours, expected)) {
-                int entries = ((Map<?, ?>) upstream.get(label)[1]).size();
+                int entries = upstream.get(label).properties().size();
                 assertThat(bucketsFor(entries)).as("%s: %d entries with WAIT in 4.9.8's decoded map", label, entries)
                     .isNotEqualTo(bucketsFor(entries - 1));
                 assertThat(properties(ours)).as("%s: the block 4.9.8's site would make from %s without WAIT", label, source)
@@ -192,7 +197,7 @@ class Upstream498StoreComparisonTest {
     /**
      * What each store's dispatch (its own ReputMessageService: ConsumeQueue, IndexService, the schedule topic's
      * delivery time) built from each compared record, read back through that store's public API
-     * ({@link StoreSiteProbe#dispatched}) once it had dispatched everything: the same for every record. Each entry
+     * ({@link StoredRecord#dispatched}) once it had dispatched everything: the same for every record. Each entry
      * points at its own record (physical offset and size, so sizes differ by the removed WAIT bytes), a pull at its
      * queue offset finds it, the tags code is the TAGS hash, the index finds it by every KEYS key and by UNIQ_KEY, and
      * on the schedule topic the delivery time is the store time plus the DELAY level's delay (level n = n s here).
@@ -201,42 +206,37 @@ class Upstream498StoreComparisonTest {
     void bothStoresDispatchEveryRecordAlike() {
         Map<String, String> outcome = new TreeMap<>();
         for (String label : upstream.keySet()) {
-            Map<String, Object> ours = dispatch(patched, label);
-            Map<String, Object> theirs = dispatch(upstream, label);
+            Dispatched ours = patched.get(label).dispatched();
+            Dispatched theirs = upstream.get(label).dispatched();
             assertThat(ours).as("%s: what the patched 4.9.0 store dispatched vs 4.9.8", label).isEqualTo(theirs);
 
             MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(record(patched, label)), true, false);
-            assertThat(ours).as(label).containsEntry("consume queue entry is this record", true)
-                .containsEntry("pull at its queue offset", "FOUND, this record");
+            assertThat(ours.queueEntryIsThisRecord()).as("%s: consume queue entry is this record", label).isEqualTo(Boolean.TRUE);
+            assertThat(ours.pullStatus()).as("%s: pull at its queue offset", label).isEqualTo("FOUND");
+            assertThat(ours.pulledThisRecord()).as("%s: pull at its queue offset finds this record", label).isTrue();
             if (decoded.getTopic().equals("SCHEDULE_TOPIC_XXXX")) {
                 long level = Long.parseLong(decoded.getProperty(MessageConst.PROPERTY_DELAY_TIME_LEVEL));
-                assertThat(ours).as(label).containsEntry("delivery time - store time", level * 1000);
+                assertThat(ours.deliveryTimeMinusStoreTime()).as("%s: delivery time - store time", label).isEqualTo(level * 1000);
             } else {
                 String tags = decoded.getTags();
-                assertThat(ours).as(label).containsEntry("tags code", tags == null ? 0L : (long) tags.hashCode());
+                assertThat(ours.tagsCode()).as("%s: tags code", label).isEqualTo(tags == null ? 0L : (long) tags.hashCode());
             }
             List<String> lookups = new ArrayList<>();
             if (decoded.getKeys() != null) {
                 for (String key : decoded.getKeys().split(MessageConst.KEY_SEPARATOR)) {
-                    lookups.add("index KEYS " + key);
+                    lookups.add("KEYS " + key);
                 }
             }
             if (decoded.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX) != null) {
-                lookups.add("index UNIQ_KEY " + decoded.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX));
+                lookups.add("UNIQ_KEY " + decoded.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX));
             }
             for (String lookup : lookups) {
-                assertThat(ours).as("%s: found by the index", label).containsEntry(lookup, true);
+                assertThat(ours.foundByIndex()).as("%s: found by the index", label).containsEntry(lookup, true);
             }
-            assertThat(ours.keySet().stream().filter(what -> what.startsWith("index ")).toList()).as(label)
-                .containsExactlyInAnyOrderElementsOf(lookups);
+            assertThat(ours.foundByIndex().keySet()).as(label).containsExactlyInAnyOrderElementsOf(lookups);
             outcome.put(label, ours.toString());
         }
         outcome.forEach((label, what) -> System.out.println("[store 4.9.8 dispatch] " + label + ": same in both: " + what));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> dispatch(Map<String, Object[]> store, String label) {
-        return (Map<String, Object>) store.get(label)[2];
     }
 
     /**
@@ -258,7 +258,7 @@ class Upstream498StoreComparisonTest {
     @Test
     void stock490DiffersFrom498WithoutWaitOnEveryPath() throws Exception {
         Path root = Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock490-");
-        Map<String, Object[]> stock = StoreSiteProbe.runAllPaths(StoreSiteProbe.STOCK_490, root.toString(), SENDS, BATCH_INNER,
+        Map<String, StoredRecord> stock = new StoreSiteProbe().runAllPaths(Release.STOCK_490, root.toString(), SENDS, BATCH_INNER,
             BATCH_OUTER, HALF);
         assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(upstream.keySet());
         for (String label : upstream.keySet()) {
@@ -280,8 +280,7 @@ class Upstream498StoreComparisonTest {
         for (String label : upstream.keySet()) {
             byte[] ours = record(patched, label);
             MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(ours), true, false);
-            @SuppressWarnings("unchecked")
-            Map<String, String> theirs = new LinkedHashMap<>((Map<String, String>) upstream.get(label)[1]);
+            Map<String, String> theirs = new LinkedHashMap<>(upstream.get(label).properties());
             theirs.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
             if (theirs.containsKey(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)) {
                 // store host + offset of the sent-back record in each store
@@ -297,7 +296,7 @@ class Upstream498StoreComparisonTest {
      * PREPARED_TX_OFFSET of the commit and the ORIGIN_MESSAGE_ID of records sent back are offsets of another record
      * of the same store: checked to be so, then overwritten with a fixed value.
      */
-    private static void maskOffsetsOfOtherRecords(String label, byte[] record, Map<String, Object[]> store) {
+    private static void maskOffsetsOfOtherRecords(String label, byte[] record, Map<String, StoredRecord> store) {
         ByteBuffer b = ByteBuffer.wrap(record);
         if (label.equals("commit")) {
             long halfOffset = ByteBuffer.wrap(record(store, "half")).getLong(PHYSICALOFFSET);
@@ -438,10 +437,10 @@ class Upstream498StoreComparisonTest {
         return new String(record, at + 2, record.length - at - 2, StandardCharsets.UTF_8);
     }
 
-    private static byte[] record(Map<String, Object[]> store, String label) {
-        Object[] entry = store.get(label);
+    private static byte[] record(Map<String, StoredRecord> store, String label) {
+        StoredRecord entry = store.get(label);
         assertThat(entry).as(label).isNotNull();
-        return ((byte[]) entry[0]).clone();
+        return entry.bytes().clone();
     }
 
     private static String uniq(String suffix) {

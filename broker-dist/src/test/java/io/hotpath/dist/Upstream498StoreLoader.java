@@ -10,22 +10,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.hotpath.dist.store.shared.Release;
 
 /**
  * Upstream rocketmq-store 4.9.8 with its own runtime dependencies (rocketmq-common/remoting/logging 4.9.8,
  * dledger, netty-all, fastjson, jna, ... exactly as Maven resolved them for {@code upstream-rocketmq-498-store};
- * the list is {@code target/upstream-498-store.classpath}), plus one probe class from broker-dist's test classes,
+ * the list is {@code target/upstream-498-store.classpath}), plus the store probes from broker-dist's test classes,
  * in a class loader of its own.
  *
  * <p>Child-first, and its parent is the platform class loader: no class of the test classpath (where the stock
  * 4.9.0 jars live) is visible, so an {@code org.apache.rocketmq} class missing from the 4.9.8 jars is a
- * {@code ClassNotFoundException}, never a silent fallback to 4.9.0. The probe must therefore use only the JDK and
- * what these jars hold.
+ * {@code ClassNotFoundException}, never a silent fallback to 4.9.0. The one exception is
+ * {@code io.hotpath.dist.store.shared} (JDK types only): taken from the test class loader, so that what a probe
+ * returns is of the classes the test casts to. The probe must therefore use only the JDK, that package and what
+ * these jars hold.
  */
 final class Upstream498StoreLoader extends URLClassLoader {
 
     static final String NAME = "upstream-4.9.8-store";
     private static final String[] JDK = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "org.w3c.", "org.xml."};
+    /** The interfaces the probes implement and the records they return. */
+    private static final String SHARED = Release.class.getPackageName() + ".";
 
     final List<Path> jars;
 
@@ -37,7 +42,7 @@ final class Upstream498StoreLoader extends URLClassLoader {
             "the 4.9.8 store classpath");
     }
 
-    /** A new loader (and so new static state: thread locals, singletons) over the 4.9.8 jars and the probe. */
+    /** A new loader (and so new static state: thread locals, singletons) over the 4.9.8 jars and the probes. */
     static Upstream498StoreLoader create() {
         return new Upstream498StoreLoader(resolvedJars());
     }
@@ -56,6 +61,9 @@ final class Upstream498StoreLoader extends URLClassLoader {
             if (name.startsWith(prefix)) {
                 return super.loadClass(name, resolve);
             }
+        }
+        if (name.startsWith(SHARED)) {
+            return Upstream498StoreLoader.class.getClassLoader().loadClass(name);
         }
         synchronized (getClassLoadingLock(name)) {
             Class<?> c = findLoadedClass(name);
@@ -110,7 +118,7 @@ final class Upstream498StoreLoader extends URLClassLoader {
             for (Path jar : jars) {
                 urls.add(jar.toUri().toURL());
             }
-            // broker-dist's test classes directory, for the probe (compiled against 4.9.0, linked here to 4.9.8)
+            // broker-dist's test classes directory, for the probes (compiled against 4.9.0, linked here to 4.9.8)
             urls.add(Upstream498StoreLoader.class.getProtectionDomain().getCodeSource().getLocation());
         } catch (MalformedURLException e) {
             throw new IllegalStateException(e);

@@ -1,4 +1,4 @@
-package io.hotpath.dist;
+package io.hotpath.dist.store.probe;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,16 +7,14 @@ import java.util.List;
 /**
  * The body a client sends for a batch: {@code MessageDecoder.encodeMessage}'s layout per message, with
  * each message's properties block given as is (so a test can send 4.9.0-client blocks, which end with a
- * separator, and 4.9.1+-client blocks, which do not) and message i's body "batch body i". JDK types only
- * and public, because the store probes call it from inside their own class loaders (patched 4.9.0 and
- * upstream 4.9.8).
+ * separator, and 4.9.1+-client blocks, which do not) and message i's body "batch body i".
  */
-public final class ClientBatchBody {
+final class ClientBatchBody {
 
     private ClientBatchBody() {
     }
 
-    public static byte[] encode(List<String> innerBlocks) {
+    static byte[] encode(List<String> innerBlocks) {
         ByteBuffer body = ByteBuffer.allocate(1 << 20);
         for (int i = 0; i < innerBlocks.size(); i++) {
             byte[] messageBody = ("batch body " + i).getBytes(StandardCharsets.UTF_8);
