@@ -1,6 +1,6 @@
 # bin/hotpath campaign: stock vs patched in alternating rounds on the 2m-2s loopback cluster, with a
 # Markdown report, JSON and PNG charts (or --ci: a short fault + store compatibility check). The Java
-# side (io.hotpath.e2e.Campaign) does the work and parses the options; this script makes sure both
+# side (io.hotpath.e2e.cli.Campaign) does the work and parses the options; this script makes sure both
 # broker distributions exist, then runs the controller through bin/lib/smoke.sh's launcher (private
 # network and PID namespace, Ctrl-C handling, stop by PID, leftover-process check).
 set -euo pipefail
@@ -23,4 +23,4 @@ if ! $help; then
   done
 fi
 
-HOTPATH_E2E_MAIN=io.hotpath.e2e.Campaign exec bash "$HOTPATH_ROOT/bin/lib/smoke.sh" "$@"
+HOTPATH_E2E_MAIN=io.hotpath.e2e.cli.Campaign exec bash "$HOTPATH_ROOT/bin/lib/smoke.sh" "$@"
