@@ -4,7 +4,7 @@ import io.hotpath.e2e.audit.DeliveryAudit;
 import io.hotpath.e2e.cli.SmokeOptions;
 import io.hotpath.e2e.cluster.Distribution;
 import io.hotpath.e2e.load.LoadResult;
-import io.hotpath.e2e.network.ClusterNetwork;
+import io.hotpath.e2e.network.NetworkSummary;
 import io.hotpath.e2e.network.NetMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,13 +24,13 @@ import java.util.stream.Collectors;
  */
 public record SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                           DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
-                          double bootSeconds, double totalSeconds, RunMetrics metrics, ClusterNetwork.Summary network) {
+                          double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
 
     /** Without extra read-backs and cost figures ({@link #metrics()} null), on loopback. */
     public SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                        DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
         this(flavor, distribution, runDir, options, load, delivery, Map.of(), bootSeconds, totalSeconds, null,
-            ClusterNetwork.Summary.LOOPBACK);
+            NetworkSummary.LOOPBACK);
     }
 
     public boolean passed() {
