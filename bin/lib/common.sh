@@ -29,3 +29,19 @@ require_mvn() {
 mvn_root() {
   (cd "$HOTPATH_ROOT" && mvn -B "$@")
 }
+
+# The release line to use: $1 when patches/$1/line.properties exists, the newest line (numeric order,
+# sort -V) when $1 is empty; dies on an unknown line, naming the known ones. The Java side has the same
+# rule in io.hotpath.e2e.cluster.ReleaseLines; scripts pass the line they chose on with --line.
+release_line() {
+  local requested="${1:-}" known
+  known="$(cd "$HOTPATH_ROOT/patches" 2>/dev/null && for d in */; do d="${d%/}"; [ -f "$d/line.properties" ] && echo "$d"; done | grep -E '^[0-9]+(\.[0-9]+)*$' | sort -V || true)"
+  [ -n "$known" ] || die "no release line in $HOTPATH_ROOT/patches (a line is patches/<release>/line.properties with release=<release>)"
+  if [ -z "$requested" ]; then
+    echo "$known" | tail -n 1
+  elif echo "$known" | grep -qxF -- "$requested"; then
+    echo "$requested"
+  else
+    die "unknown release line '$requested'; known lines: $(echo $known | sed 's/ /, /g') (patches/<release>/line.properties)"
+  fi
+}

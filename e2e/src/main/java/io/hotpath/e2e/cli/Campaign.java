@@ -5,6 +5,7 @@ import io.hotpath.e2e.audit.StoreCompatibilityCheck;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.Distribution;
 import io.hotpath.e2e.cluster.FaultScenario;
+import io.hotpath.e2e.cluster.ReleaseLines;
 import io.hotpath.e2e.network.ClusterNetwork;
 import io.hotpath.e2e.report.CampaignReport;
 import io.hotpath.e2e.report.SmokeResult;
@@ -49,7 +50,8 @@ public final class Campaign {
             Path dir = context.runRoot().resolve("campaign-" + context.stamp());
             Files.createDirectories(dir);
             ClientLogging.logTo(dir.resolve("client-logs"));
-            List<Distribution> distributions = FLAVORS.stream().map(f -> Distribution.resolve(f, context.projectRoot())).toList();
+            String line = ReleaseLines.resolve(options.line(), context.projectRoot());
+            List<Distribution> distributions = FLAVORS.stream().map(f -> Distribution.resolve(f, line, context.projectRoot())).toList();
             ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
             layout.checkPortsFree();
             ClusterSmoke.checkNetwork(options.privateNetwork());
@@ -97,7 +99,7 @@ public final class Campaign {
         Distribution patched = distributions.get(1);
         SmokeOptions faulted = new SmokeOptions(List.of("patched"), CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(),
                 options.basePort(), options.privateNetwork(), false, false, CI_SECONDS, CI_RATE, List.of(),
-                FaultScenario.KILL_SLAVE, options.net());
+                FaultScenario.KILL_SLAVE, options.net(), options.line(), null);
         Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
         SmokeResult result = ClusterSmoke.runRound(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, 0);
         System.out.print(result.summary());

@@ -9,11 +9,12 @@ import java.util.List;
 
 /** Command line of {@code bin/hotpath campaign}; bad input is a {@link UsageException} of one line. */
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
-                              int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net) {
+                              int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
+                              String line) {
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
-                                        [--warmup S] [--seconds S] [--ci] [--net loopback|realistic]
+                                        [--warmup S] [--seconds S] [--ci] [--net loopback|realistic] [--line R]
                                         [--base-port P] [--no-netns]
 
             Stock vs patched RocketMQ 4.9.0 on the 2m-2s cluster (loopback unless --net realistic): for every
@@ -41,6 +42,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                               realistic: a network namespace and address per server, veth links shaped
                               to 1 Gbit/s and 0.03 ms each way (see bin/hotpath smoke --help); set up
                               once and used by every round; not with --no-netns
+              --line R        release line: stock and patched are broker-dist/target/rocketmq-<R>-{stock,patched}
+                              (patches/<R>/line.properties)                               [default: the newest]
               --base-port P   name server port                                           [default: 19876]
               --no-netns      run on the host network (brokers then listen on all interfaces)
 
@@ -63,6 +66,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         boolean privateNetwork = true;
         boolean help = false;
         NetMode net = NetMode.LOOPBACK;
+        String line = null;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String arg = rest.remove(0);
@@ -78,6 +82,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "--ci" -> ci = true;
                 case "--no-netns" -> privateNetwork = false;
                 case "--net" -> net = NetMode.parse(value(option, inline, rest));
+                case "--line" -> line = SmokeOptions.line(value(option, inline, rest));
                 case "--rounds" -> rounds = number(option, value(option, inline, rest), 1, 100);
                 case "--threads" -> threads = numbers(option, value(option, inline, rest), 1, 1024);
                 case "--sizes" -> sizes = numbers(option, value(option, inline, rest), 1, SmokeOptions.MAX_BODY_SIZE);
@@ -92,13 +97,14 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             }
         }
         SmokeOptions.checkNet(net, privateNetwork);
-        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help, net);
+        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help, net,
+                line);
     }
 
     /** The smoke options of one measured round of a scenario. */
     SmokeOptions round(String distribution, int threadCount, int bodySize) {
         return new SmokeOptions(List.of(distribution), seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND, threadCount, bodySize,
-                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE, net);
+                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE, net, line, null);
     }
 
     private static String value(String option, String inline, List<String> rest) {

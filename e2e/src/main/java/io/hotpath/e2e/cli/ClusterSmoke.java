@@ -11,6 +11,8 @@ import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.Distribution;
 import io.hotpath.e2e.cluster.FaultScenario;
 import io.hotpath.e2e.cluster.LocalCluster;
+import io.hotpath.e2e.cluster.ManagedProcess;
+import io.hotpath.e2e.cluster.ReleaseLines;
 import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.LoadProducer;
 import io.hotpath.e2e.load.LoadResult;
@@ -20,6 +22,7 @@ import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.network.ClusterNetwork;
 import io.hotpath.e2e.report.BrokerFlightRecording;
 import io.hotpath.e2e.report.RunMetrics;
+import io.hotpath.e2e.report.RunRecord;
 import io.hotpath.e2e.report.SmokeResult;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -146,8 +149,9 @@ public final class ClusterSmoke {
 
     private boolean runAll() throws IOException, InterruptedException {
         // resolve and check everything before starting anything
+        String line = ReleaseLines.resolve(options.line(), projectRoot);
         List<Distribution> distributions = options.distributions().stream()
-                .map(spec -> Distribution.resolve(spec, projectRoot)).toList();
+                .map(spec -> Distribution.resolve(spec, line, projectRoot)).toList();
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();
         checkNetwork(options.privateNetwork());
@@ -198,6 +202,18 @@ public final class ClusterSmoke {
      */
     static SmokeResult runRound(Path runDir, String runId, Distribution distribution, ClusterNetwork network, SmokeOptions options,
                                 int warmupSeconds) throws IOException, InterruptedException {
+        RunRecordKeeper record = new RunRecordKeeper(runDir, options.runRecord());
+        try {
+            return runRound(runDir, runId, distribution, network, options, warmupSeconds, record);
+        } catch (Throwable e) {
+            record.stopWithoutVerdict();
+            throw e;
+        }
+    }
+
+    private static SmokeResult runRound(Path runDir, String runId, Distribution distribution, ClusterNetwork network,
+                                        SmokeOptions options, int warmupSeconds, RunRecordKeeper record)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         ClusterLayout layout = network.layout();
         Files.createDirectories(runDir);
@@ -214,6 +230,7 @@ public final class ClusterSmoke {
         try (cluster) {
             cluster.start(BOOT_TIMEOUT);
             bootSeconds = (System.nanoTime() - start) / 1e9;
+            record.update(RunRecord.booted(distribution.release(), distribution.flavor(), runDir, nodes(cluster), options.messages()));
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
             cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             cluster.createTopic(RelaySends.TOPIC, RelaySends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
@@ -221,7 +238,7 @@ public final class ClusterSmoke {
             if (warmupSeconds > 0) {
                 warmUp(cluster, runId, options, warmupSeconds);
             }
-            // "sending N messages" is read by the profiling module (ClusterSession): keep its shape
+            record.update(record.current().loadStarted(System.currentTimeMillis()));
             Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads%s",
                     options.messages(), options.bodySize(), TOPIC, options.queuesPerMaster(), layout.brokerNames(), options.threads(),
                     loadShape(options));
@@ -230,6 +247,7 @@ public final class ClusterSmoke {
                         new LoadProducer.LoadSpec(messages, options.messages(), options.threads(), options.seconds(), options.rate()),
                         window).run();
             }
+            record.update(record.current().loadFinished(System.currentTimeMillis(), load.sent(), load.acked()));
             Console.progress("sent %d: acked %d, failed %d in %.1f s; reading every queue back", load.sent(), load.acked(),
                     load.failed(), load.seconds());
             // the brokers' JFR allocation counters tick every second: the sample after the load must not see the read-back
@@ -261,7 +279,46 @@ public final class ClusterSmoke {
             cluster.deleteStores();
         }
         result.writeJson();
+        record.update(record.current().stopped(result.passed()));
         return result;
+    }
+
+    private static List<RunRecord.Node> nodes(LocalCluster cluster) {
+        return cluster.layout().nodes().stream().map(node -> new RunRecord.Node(node.name(),
+                cluster.nodeDir(node).resolve(ManagedProcess.PID_FILE).toString(), cluster.process(node.name()).pid())).toList();
+    }
+
+    /** Keeps the {@link RunRecord} in the run directory and in {@code --run-record}'s file. */
+    private static final class RunRecordKeeper {
+        private final List<Path> files = new ArrayList<>();
+        private RunRecord current;
+
+        RunRecordKeeper(Path runDir, Path extraFile) {
+            files.add(runDir.resolve(RunRecord.FILE));
+            if (extraFile != null) {
+                files.add(extraFile);
+            }
+        }
+
+        RunRecord current() {
+            return current;
+        }
+
+        void update(RunRecord next) {
+            current = next;
+            files.forEach(next::write);
+        }
+
+        /** A run that ended on an error (its cluster is stopped by then): stopped, without a verdict. */
+        void stopWithoutVerdict() {
+            if (current != null && current.state() != RunRecord.State.STOPPED) {
+                try {
+                    update(current.stopped(null));
+                } catch (RuntimeException e) {
+                    Console.warn(e.getMessage());
+                }
+            }
+        }
     }
 
     /** What was sent besides the measured load, each to a topic of its own, after the load window. */

@@ -4,6 +4,7 @@ import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.FaultScenario;
 import io.hotpath.e2e.network.NetMode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,13 +14,14 @@ import java.util.List;
  */
 public record SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                            int basePort, boolean privateNetwork, boolean keepStore, boolean help,
-                           int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault, NetMode net) {
+                           int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault, NetMode net,
+                           String line, Path runRecord) {
 
     /** The options of the smoke before the load-shape ones existed: count-bounded, unpaced, default broker JVM. */
     public SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                         int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
         this(distributions, messages, threads, bodySize, queuesPerMaster, basePort, privateNetwork, keepStore, help,
-                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK);
+                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK, null, null);
     }
 
     /** True when {@code --seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */
@@ -31,7 +33,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             usage: bin/hotpath smoke [--dist stock|patched|both|<dir>] [-n messages] [-w threads] [-s bodyBytes]
                                      [-t queues] [--seconds S] [--rate R] [--broker-jvm-opts "..."]
                                      [--fault none|kill-slave|kill-master|restart-cluster]
-                                     [--net loopback|realistic] [--base-port P] [--keep-store] [--no-netns]
+                                     [--net loopback|realistic] [--line R] [--run-record FILE]
+                                     [--base-port P] [--keep-store] [--no-netns]
 
             Starts a 2m-2s RocketMQ 4.9.0 cluster (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
@@ -47,8 +50,9 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             Prints sent/acked/failed, TPS, RT, duplicates and lost, stops every process it started, and exits
             non-zero on any lost or corrupt message or error.
 
-              --dist D        stock | patched (broker-dist/target/rocketmq-4.9.0-<D>) | both (stock, then
+              --dist D        stock | patched (broker-dist/target/rocketmq-<line>-<D>) | both (stock, then
                               patched, side by side) | a distribution directory           [default: patched]
+              --line R        release line: a folder patches/<R>/ with line.properties   [default: the newest]
               -n N            messages to send                                            [default: 20000]
               -w N            sender threads                                              [default: 16]
               -s N            body size in bytes                                          [default: 1024]
@@ -71,13 +75,17 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               each way (netem: ~0.06 ms round trip; on a kernel without netem the delay is
                               left out, with a warning). Checks the links (round trip, throughput) before the
                               brokers start. Needs ip and tc (iproute2), nsenter; not with --no-netns
+              --run-record F  also keep the run record in file F (a tool that starts the smoke picks F, then
+                              reads it rather than the console)
               --base-port P   name server port; brokers use P+10..P+43                    [default: 19876]
               --keep-store    keep the brokers' stores after a passing run (always kept on failure)
               --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.0
                               binds its servers to 0.0.0.0, so the brokers are then reachable from outside
 
             Runs go to e2e/target/e2e/<timestamp>-<flavor>/ (configs, logs, store, smoke-result.json; the files load.started
-            and load.finished appear when sending starts and ends, for tools that sample the brokers meanwhile).""";
+            and load.finished appear when sending starts and ends), and run-record.json: state (BOOTED, LOAD_STARTED,
+            LOAD_FINISHED, STOPPED), release line, node PIDs and PID files, rewritten atomically at each change, for
+            tools that act on the brokers meanwhile (io.hotpath.e2e.report.RunRecord).""";
 
     public static final int DEFAULT_MESSAGES = 20_000;
     public static final int DEFAULT_THREADS = 16;
@@ -104,6 +112,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         List<String> brokerJvmOptions = List.of();
         FaultScenario fault = FaultScenario.NONE;
         NetMode net = NetMode.LOOPBACK;
+        String line = null;
+        Path runRecord = null;
 
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -127,6 +137,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 case "--seconds" -> seconds = number(option, value(option, inlineValue, rest), 1, 24 * 3600);
                 case "--fault" -> fault = FaultScenario.parse(value(option, inlineValue, rest));
                 case "--net" -> net = NetMode.parse(value(option, inlineValue, rest));
+                case "--line" -> line = line(value(option, inlineValue, rest));
+                case "--run-record" -> runRecord = Path.of(value(option, inlineValue, rest)).toAbsolutePath().normalize();
                 case "--rate" -> rate = number(option, value(option, inlineValue, rest), 1, 1_000_000);
                 case "--broker-jvm-opts" -> brokerJvmOptions = jvmOptions(rawValue(option, inlineValue, rest));
                 case "-w", "--threads" -> threads = number(option, value(option, inlineValue, rest), 1, 1024);
@@ -144,7 +156,15 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             messages = (int) Math.min(50_000_000L, (long) seconds * TIMED_CAPACITY_PER_SECOND);
         }
         return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
-                seconds, rate, brokerJvmOptions, fault, net);
+                seconds, rate, brokerJvmOptions, fault, net, line, runRecord);
+    }
+
+    /** Only the shape here: whether the line exists is known once the project root is ({@code ReleaseLines#resolve}). */
+    static String line(String value) {
+        if (!value.matches("\\d+(\\.\\d+)*")) {
+            throw new UsageException("--line must be a release such as 4.9.0, got '" + value + "'");
+        }
+        return value;
     }
 
     /** The realistic network is built inside the run's private namespace: on the host's it would rewire the host. */

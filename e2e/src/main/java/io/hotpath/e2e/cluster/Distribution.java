@@ -19,49 +19,56 @@ import java.util.Properties;
  */
 public final class Distribution {
 
-    public static final String RELEASE = "4.9.0";
     private static final String DEFAULT_CONF_DIR = "conf/2m-2s-sync";
 
     private final String flavor;
+    private final String release;
     private final Path home;
 
-    private Distribution(String flavor, Path home) {
+    private Distribution(String flavor, String release, Path home) {
         this.flavor = flavor;
+        this.release = release;
         this.home = home;
     }
 
     /**
-     * Resolves {@code stock}, {@code patched} (under {@code <projectRoot>/broker-dist/target/}) or a
-     * directory, and checks that it looks like a distribution.
+     * Resolves {@code stock}, {@code patched} (the release line's distribution under
+     * {@code <projectRoot>/broker-dist/target/}, see {@link ReleaseLines#distributionHome}) or a directory, which
+     * is taken to be of {@code release} too, and checks that it looks like a distribution.
      */
-    public static Distribution resolve(String spec, Path projectRoot) {
+    public static Distribution resolve(String spec, String release, Path projectRoot) {
         if (spec.equals("stock") || spec.equals("patched")) {
-            Path home = projectRoot.resolve("broker-dist/target/rocketmq-" + RELEASE + "-" + spec).normalize();
+            Path home = ReleaseLines.distributionHome(projectRoot, release, spec);
             if (!Files.isDirectory(home)) {
-                throw new UsageException("the " + spec + " distribution is not built (" + home
+                throw new UsageException("the " + spec + " distribution of " + release + " is not built (" + home
                         + " is missing); build it with bin/hotpath setup");
             }
-            return checked(spec, home);
+            return checked(spec, release, home);
         }
         Path home = Path.of(spec).toAbsolutePath().normalize();
         if (!Files.isDirectory(home)) {
             throw new UsageException("--dist must be stock, patched, both or a distribution directory; '" + spec
                     + "' is none of these (no such directory)");
         }
-        return checked(home.getFileName().toString(), home);
+        return checked(home.getFileName().toString(), release, home);
     }
 
-    private static Distribution checked(String flavor, Path home) {
+    private static Distribution checked(String flavor, String release, Path home) {
         for (String required : new String[] {"bin/mqnamesrv", "bin/mqbroker", "lib"}) {
             if (!Files.exists(home.resolve(required))) {
                 throw new UsageException(home + " is not a RocketMQ distribution (" + required + " is missing)");
             }
         }
-        return new Distribution(flavor, home);
+        return new Distribution(flavor, release, home);
     }
 
     public String flavor() {
         return flavor;
+    }
+
+    /** The release line this distribution was picked for ({@code --line}). */
+    public String release() {
+        return release;
     }
 
     public Path home() {

@@ -19,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ManagedProcess {
 
+    /** The file in a node's work directory that holds its PID (as this JVM sees it). */
+    public static final String PID_FILE = "pid";
+
     private final String name;
     private final Process process;
     private final Path logFile;
@@ -49,7 +52,7 @@ public final class ManagedProcess {
             Files.createDirectories(workDir);
             Process process = builder.start();
             ManagedProcess managed = new ManagedProcess(name, process, logFile);
-            Files.writeString(workDir.resolve("pid"), process.pid() + "\n");
+            Files.writeString(workDir.resolve(PID_FILE), process.pid() + "\n");
             return managed;
         } catch (IOException e) {
             throw new ClusterException("cannot start " + name + " (" + String.join(" ", command) + "): " + e.getMessage(), e);

@@ -134,7 +134,8 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
     public Path writeJson() throws IOException {
         Map<String, Double> p = load.rtPercentilesMillis();
         StringJoiner json = new StringJoiner(",\n  ", "{\n  ", "\n}\n");
-        json.add(field("flavor", flavor)).add(field("distribution", distribution.home().toString())).add(field("result", verdict()));
+        json.add(field("flavor", flavor)).add(field("line", distribution.release()))
+                .add(field("distribution", distribution.home().toString())).add(field("result", verdict()));
         network.jsonFields().forEach(json::add);
         json.add("\"patches\": " + distribution.patches().stream().map(SmokeResult::quote).collect(Collectors.joining(", ", "[", "]")));
         json.add(field("messages", options.messages())).add(field("threads", options.threads()))

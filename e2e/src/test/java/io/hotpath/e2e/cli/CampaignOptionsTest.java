@@ -50,4 +50,10 @@ class CampaignOptionsTest {
                 .hasMessageContaining("cannot be combined with --no-netns");
         assertThat(CampaignOptions.USAGE).contains("[--net loopback|realistic]");
     }
+
+    @Test
+    void lineReachesEveryRound() {
+        assertThat(CampaignOptions.parse().round("stock", 16, 1024).line()).isNull();
+        assertThat(CampaignOptions.parse("--line=4.9.0").round("stock", 16, 1024).line()).isEqualTo("4.9.0");
+    }
 }

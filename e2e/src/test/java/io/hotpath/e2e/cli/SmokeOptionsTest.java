@@ -144,4 +144,13 @@ class SmokeOptionsTest {
     void helpDocumentsNet() {
         assertThat(SmokeOptions.USAGE).contains("[--net loopback|realistic]").contains("--net N").contains("1 Gbit/s");
     }
+
+    @Test
+    void lineIsTheNewestUnlessGivenAndTheRunRecordFileIsKeptAbsolute() {
+        assertThat(SmokeOptions.parse().line()).isNull();
+        assertThat(SmokeOptions.parse("--line", "4.9.10").line()).isEqualTo("4.9.10");
+        assertThat(SmokeOptions.parse("--run-record", "target/x.json").runRecord()).isAbsolute().endsWithRaw(java.nio.file.Path.of("target/x.json"));
+        assertThatThrownBy(() -> SmokeOptions.parse("--line", "latest")).isInstanceOf(UsageException.class)
+                .hasMessage("--line must be a release such as 4.9.0, got 'latest'");
+    }
 }

@@ -29,9 +29,10 @@ class DistributionTest {
     void resolvesStockAndPatchedUnderBrokerDistTarget() throws IOException {
         fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-patched"));
 
-        Distribution patched = Distribution.resolve("patched", root);
+        Distribution patched = Distribution.resolve("patched", "4.9.0", root);
 
         assertThat(patched.flavor()).isEqualTo("patched");
+        assertThat(patched.release()).isEqualTo("4.9.0");
         assertThat(patched.brokerScript()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.0-patched/bin/mqbroker"));
         assertThat(patched.defaultConfig("broker-a").getProperty("deleteWhen")).isEqualTo("04");
         assertThat(patched.defaultConfig("broker-b")).isEmpty();
@@ -39,15 +40,15 @@ class DistributionTest {
 
     @Test
     void namesTheBuildCommandWhenAFlavorIsNotBuilt() {
-        assertThatThrownBy(() -> Distribution.resolve("stock", root))
+        assertThatThrownBy(() -> Distribution.resolve("stock", "4.9.0", root))
                 .isInstanceOf(UsageException.class)
-                .hasMessageContaining("the stock distribution is not built")
+                .hasMessageContaining("the stock distribution of 4.9.0 is not built")
                 .hasMessageContaining("bin/hotpath setup");
     }
 
     @Test
     void rejectsAMissingDirectory() {
-        assertThatThrownBy(() -> Distribution.resolve(root.resolve("nope").toString(), root))
+        assertThatThrownBy(() -> Distribution.resolve(root.resolve("nope").toString(), "4.9.0", root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("is none of these (no such directory)");
     }
@@ -57,7 +58,7 @@ class DistributionTest {
         Path home = fakeDistribution(root.resolve("custom"));
         Files.delete(home.resolve("bin/mqbroker"));
 
-        assertThatThrownBy(() -> Distribution.resolve(home.toString(), root))
+        assertThatThrownBy(() -> Distribution.resolve(home.toString(), "4.9.0", root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageEndingWith("is not a RocketMQ distribution (bin/mqbroker is missing)");
     }
@@ -66,6 +67,15 @@ class DistributionTest {
     void aDirectoryIsNamedAfterItself() throws IOException {
         Path home = fakeDistribution(root.resolve("rocketmq-4.9.0-experiment"));
 
-        assertThat(Distribution.resolve(home.toString(), root).flavor()).isEqualTo("rocketmq-4.9.0-experiment");
+        assertThat(Distribution.resolve(home.toString(), "4.9.0", root).flavor()).isEqualTo("rocketmq-4.9.0-experiment");
+    }
+
+    @Test
+    void picksTheDistributionOfTheRequestedLine() throws IOException {
+        fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
+        fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.10-stock"));
+
+        assertThat(Distribution.resolve("stock", "4.9.10", root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.10-stock"));
+        assertThat(Distribution.resolve("stock", "4.9.0", root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
     }
 }
