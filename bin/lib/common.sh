@@ -40,7 +40,8 @@ known_lines() {
   done | sort -t. -k1,1n -k2,2n -k3,3n | tr '\n' ' ' | sed 's/ $//'
 }
 
-# The newest line: what a command that needs one line builds or runs when none is named.
+# The newest line: what a command that needs one line builds or runs when none is named. The Java side
+# (e2e, profiling) has the same rule in io.hotpath.e2e.cluster.ReleaseLines.
 newest_line() {
   local all
   all=$(known_lines)
@@ -52,6 +53,11 @@ newest_line() {
 require_line() {
   [ -f "$HOTPATH_ROOT/patches/$1/line.properties" ] || die "unknown release line '$1' (lines: $(known_lines))"
   echo "$1"
+}
+
+# $1 if it names a line, the newest line if $1 is empty; else one clear error.
+release_line() {
+  if [ -z "${1:-}" ]; then newest_line; else require_line "$1"; fi
 }
 
 # A key of a line's descriptor (key=value lines).

@@ -10,15 +10,17 @@ MAIN=io.hotpath.profiling.ProfileCommand
 require_jdk17
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
-# Build the module when it was never built or is older than its sources: the jar, its runtime
-# classpath file and the unpacked libasyncProfiler.so all come from `mvn -pl profiling install`.
+# Build the module when it was never built or is older than its sources or e2e's (it reads e2e's run
+# record and release lines): the jar, its runtime classpath file (which names e2e/target/hotpath-e2e.jar)
+# and the unpacked libasyncProfiler.so all come from `mvn -pl e2e,profiling package`; nothing is installed.
 jar="$MODULE/target/hotpath-profiling-0.1.0-SNAPSHOT.jar"
 lib="$MODULE/target/async-profiler/linux-x64/libasyncProfiler.so"
-if [ ! -f "$jar" ] || [ ! -f "$MODULE/target/runtime-classpath.txt" ] || [ ! -f "$lib" ] \
-   || [ -n "$(find "$MODULE/src/main" "$MODULE/pom.xml" -newer "$jar" -print -quit)" ]; then
+E2E="$HOTPATH_ROOT/e2e"
+if [ ! -f "$jar" ] || [ ! -f "$MODULE/target/runtime-classpath.txt" ] || [ ! -f "$lib" ] || [ ! -f "$E2E/target/hotpath-e2e.jar" ] \
+   || [ -n "$(find "$MODULE/src/main" "$MODULE/pom.xml" "$E2E/src/main" "$E2E/pom.xml" -newer "$jar" -print -quit)" ]; then
   require_mvn
-  info "building the profiling module (mvn -pl profiling install -DskipTests)"
-  mvn_root -q -pl profiling install -DskipTests >&2 || die "building the profiling module failed (see the Maven output above)"
+  info "building the profiling module (mvn -pl e2e,profiling package -DskipTests)"
+  mvn_root -q -pl e2e,profiling package -DskipTests >&2 || die "building the profiling module failed (see the Maven output above)"
 fi
 
 mkdir -p "$MODULE/target/tmp"

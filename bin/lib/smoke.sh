@@ -1,5 +1,5 @@
 # bin/hotpath smoke: start a 2m-2s RocketMQ 4.9.0 cluster on 127.0.0.1, send, read everything back,
-# verify zero loss, stop everything. The Java side (io.hotpath.e2e.ClusterSmoke) does the work and
+# verify zero loss, stop everything. The Java side (io.hotpath.e2e.cli.ClusterSmoke) does the work and
 # parses the options; this script builds it if needed, and puts it in a private network namespace.
 #
 # Why a namespace: RocketMQ 4.9.0's remoting and HA servers bind 0.0.0.0 and have no bind-address
@@ -7,15 +7,15 @@
 # with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
 # PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.
 # The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL).
-# With --net realistic the controller (io.hotpath.e2e.ClusterNetwork) nests a namespace per server
+# With --net realistic the controller (io.hotpath.e2e.network.ClusterNetwork) nests a namespace per server
 # inside this one, so that too stays off the host network and ends with the run.
 set -euo pipefail
 source "$HOTPATH_ROOT/bin/lib/common.sh"
 
 E2E="$HOTPATH_ROOT/e2e"
 RUN_ROOT="$E2E/target/e2e"
-# bin/lib/campaign.sh runs its controller (io.hotpath.e2e.Campaign) through this same launcher
-MAIN="${HOTPATH_E2E_MAIN:-io.hotpath.e2e.ClusterSmoke}"
+# bin/lib/campaign.sh runs its controller (io.hotpath.e2e.cli.Campaign) through this same launcher
+MAIN="${HOTPATH_E2E_MAIN:-io.hotpath.e2e.cli.ClusterSmoke}"
 
 netns=true
 help=false
@@ -31,7 +31,7 @@ java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 # Build the e2e modules when never built or older than their sources (package rewrites the jar when
 # any class changed, and the runtime classpath file). e2e-client498 is the smoke's rocketmq-client 4.9.8
-# child JVM (io.hotpath.e2e.NewerClientCheck); it needs the e2e jar, so both build together.
+# child JVM (io.hotpath.e2e.audit.NewerClientCheck); it needs the e2e jar, so both build together.
 CLIENT498="$HOTPATH_ROOT/e2e-client498"
 jar="$E2E/target/hotpath-e2e.jar"
 client498_jar="$CLIENT498/target/hotpath-e2e-client498.jar"

@@ -1,5 +1,6 @@
 package io.hotpath.profiling;
 
+import io.hotpath.e2e.cluster.ReleaseLines;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,8 +29,11 @@ public final class ProfileCommand {
                    integration. Writes profiling/target/flamegraphs/jmh-<ts>/<Benchmark.method>[-params]-<event>.{html,collapsed}.
           broker   --pid PID [--name NAME] [--seconds N] [--event cpu,alloc[,wall]]
                    Attaches to a running JVM for N seconds. Writes flamegraphs/<name>-<ts>/<name>-<event>.{html,collapsed}.
-          cluster  --dist stock|patched [--seconds N] [--warmup N] [--event cpu,alloc[,wall]] [--messages N] [--threads N]
-                   Runs bin/hotpath smoke and profiles both masters (broker-a, broker-b) while it sends.
+          cluster  --dist stock|patched [--line R] [--seconds N] [--warmup N] [--event cpu,alloc[,wall]] [--messages N]
+                   [--threads N]
+                   Runs bin/hotpath smoke and profiles both masters (broker-a, broker-b) while it sends; it follows the
+                   smoke through the run record the smoke keeps in the output directory (run-record.json). --line: the
+                   release line (patches/<R>/line.properties), default the newest.
                    Writes flamegraphs/cluster-<dist>-<ts>/broker-{a,b}-<event>.{html,collapsed}.
           compare  STOCK_DIR PATCHED_DIR [--expect-stock present|absent|ignore] [--expect-patched present|absent|ignore]
                    Markdown table of samples by send-path frame family, diff flame graphs, and the reflection check
@@ -122,8 +126,8 @@ public final class ProfileCommand {
                 return broker(Options.parse(command, rest, Set.of("--pid", "--name", "--seconds", "--event", "--cpu-engine"),
                     Set.of()));
             case "cluster":
-                return cluster(Options.parse(command, rest, Set.of("--dist", "--seconds", "--warmup", "--event", "--messages",
-                    "--threads", "--cpu-engine"), Set.of()));
+                return cluster(Options.parse(command, rest, Set.of("--dist", "--line", "--seconds", "--warmup", "--event",
+                    "--messages", "--threads", "--cpu-engine"), Set.of()));
             case "compare":
                 return compare(Options.parse(command, rest, Set.of("--expect-stock", "--expect-patched"), Set.of()));
             case "check":
@@ -177,9 +181,10 @@ public final class ProfileCommand {
         if (!dist.equals("stock") && !dist.equals("patched")) {
             throw new UsageException("--dist must be stock or patched, got '" + dist + "'");
         }
-        Path distribution = root.resolve("broker-dist/target/rocketmq-4.9.0-" + dist);
+        String line = releaseLine(options.get("--line", null));
+        Path distribution = ReleaseLines.distributionHome(root, line, dist);
         if (!Files.isDirectory(distribution)) {
-            throw new UsageException("no " + dist + " distribution at " + distribution + " (bin/hotpath build-broker)");
+            throw new UsageException("no " + dist + " distribution of " + line + " at " + distribution + " (bin/hotpath build-broker)");
         }
         int seconds = options.number("--seconds", 30, 1, 3600);
         int warmup = options.number("--warmup", 20, 0, 3600);
@@ -190,7 +195,7 @@ public final class ProfileCommand {
         CpuEngine engine = CpuEngine.parseOption(options.get("--cpu-engine", "auto"));
         requireLibrary();
         Path dir = outputRoot.resolve("cluster-" + dist + "-" + Platform.stamp());
-        new ClusterSession(root, library, dir, out).run(dist, seconds, warmup, messages, threads, events, engine);
+        new ClusterSession(root, library, dir, out).run(dist, line, seconds, warmup, messages, threads, events, engine);
         out.println("hotpath: flame graphs and collapsed stacks in " + dir);
         return 0;
     }
@@ -234,10 +239,19 @@ public final class ProfileCommand {
         return 0;
     }
 
+    /** {@code --line}, or the newest release line of this checkout; an unknown line is a usage error naming the known ones. */
+    private String releaseLine(String requested) {
+        try {
+            return ReleaseLines.resolve(requested, root);
+        } catch (io.hotpath.e2e.UsageException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
     private void requireLibrary() {
         if (!Files.isRegularFile(library)) {
             throw new UsageException("async-profiler library not found at " + library
-                + " (build the profiling module: mvn -B -q -pl profiling install)");
+                + " (build the profiling module: mvn -B -q -pl e2e,profiling package)");
         }
     }
 

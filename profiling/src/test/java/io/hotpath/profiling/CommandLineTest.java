@@ -85,6 +85,20 @@ class CommandLineTest {
     }
 
     @Test
+    void followsTheSmokeThroughTheRunRecordItNamesNotItsConsole() {
+        assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "4.9.0", 20000, 16, Path.of("/out/run-record.json")))
+            .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "4.9.0", "-n", "20000", "-w", "16",
+                "--run-record", "/out/run-record.json");
+    }
+
+    @Test
+    void anUnknownReleaseLineIsOneLineNamingTheKnownOnes() {
+        // hotpath.root is this checkout (surefire), whose one line is 4.9.0
+        assertThat(stderrOf("cluster", "--dist", "patched", "--line", "4.9.9")).isEqualTo(
+            "hotpath: error: unknown release line '4.9.9'; known lines: 4.9.0 (patches/<release>/line.properties)\n");
+    }
+
+    @Test
     void answersBadInputWithOneLineAndStatusTwo() {
         assertThat(stderrOf("broker", "--pid", "0")).isEqualTo("hotpath: error: --pid must be between 1 and 2147483647, got 0\n");
         assertThat(stderrOf("broker", "--pid", "1", "--seconds")).startsWith("hotpath: error: option --seconds needs a value");

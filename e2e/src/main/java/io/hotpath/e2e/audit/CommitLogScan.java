@@ -1,0 +1,227 @@
+package io.hotpath.e2e.audit;
+
+import io.hotpath.e2e.load.SeededMessages;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Walks a stopped broker's CommitLog record by record (the TOTALSIZE / MAGIC chain of RocketMQ 4.9.0's
+ * {@code CommitLog.doAppend}) and counts the records and bytes of one topic. The mapped files are
+ * preallocated (1 GiB), so their sizes say nothing; the chain ends at the first zero TOTALSIZE, and a
+ * BLANK record pads the tail of a full file. This is exact: it reads what the broker wrote.
+ */
+public final class CommitLogScan {
+
+    /** {@code MessageDecoder.MESSAGE_MAGIC_CODE} (CommitLog.MESSAGE_MAGIC_CODE in 4.9.0) */
+    static final int MESSAGE_MAGIC = -626843481;
+    /** {@code CommitLog.BLANK_MAGIC_CODE}: end-of-file padding */
+    static final int BLANK_MAGIC = -875286124;
+    private static final int BORNHOST_V6_FLAG = 1 << 4;
+    private static final int STOREHOST_V6_FLAG = 1 << 5;
+
+    /** Records and bytes of {@code topic}, and of all records, in one store. */
+    public record TopicBytes(long records, long bytes, long allRecords, long allBytes) {
+
+        public TopicBytes plus(TopicBytes other) {
+            return new TopicBytes(records + other.records, bytes + other.bytes, allRecords + other.allRecords,
+                    allBytes + other.allBytes);
+        }
+
+        public double bytesPerRecord() {
+            return records == 0 ? 0 : (double) bytes / records;
+        }
+    }
+
+    private CommitLogScan() {
+    }
+
+    /** Scans {@code <store>/commitlog}; a store that never got a message yields zeros. */
+    public static TopicBytes scan(Path store, String topic) throws IOException {
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        long[] counts = new long[4]; // topic records, topic bytes, all records, all bytes
+        walk(store, (map, pos, totalSize) -> {
+            counts[2]++;
+            counts[3] += totalSize;
+            if (hasTopic(map, pos, wanted)) {
+                counts[0]++;
+                counts[1] += totalSize;
+            }
+        });
+        return new TopicBytes(counts[0], counts[1], counts[2], counts[3]);
+    }
+
+    /** Receives each message record of the chain: the mapped file, its offset and TOTALSIZE. */
+    private interface RecordVisitor {
+        void visit(ByteBuffer map, int pos, int totalSize);
+    }
+
+    /**
+     * The one walk of the TOTALSIZE / MAGIC chain over {@code <store>/commitlog}, in log order: a
+     * BLANK record means the file is full and the chain goes on in the next one; a zero TOTALSIZE
+     * or an unknown magic ends it.
+     */
+    private static void walk(Path store, RecordVisitor visitor) throws IOException {
+        Path dir = store.resolve("commitlog");
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            // file names are the 20-digit start offsets, so name order is log order
+            files = list.filter(Files::isRegularFile).sorted().toList();
+        }
+        for (Path file : files) {
+            boolean full = false;
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+                int pos = 0;
+                while (pos + 8 <= map.limit()) {
+                    int totalSize = map.getInt(pos);
+                    int magic = map.getInt(pos + 4);
+                    if (magic == BLANK_MAGIC) {
+                        full = true;
+                        break;
+                    }
+                    if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
+                        break;
+                    }
+                    visitor.visit(map, pos, totalSize);
+                    pos += totalSize;
+                }
+            }
+            if (!full) {
+                break;
+            }
+        }
+    }
+
+    /** One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, and whether a WAIT entry is stored. */
+    public record StoredRecord(int seq, int totalSize, boolean storesWait) {
+    }
+
+    private static final byte[] SEQ_KEY = (SeededMessages.SEQ + "\1").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WAIT_KEY = "WAIT\1".getBytes(StandardCharsets.UTF_8);
+
+    /** Every record of {@code topic} in {@code <store>/commitlog}, in log order (same walk as {@link #scan}). */
+    public static List<StoredRecord> records(Path store, String topic) throws IOException {
+        List<StoredRecord> out = new ArrayList<>();
+        byte[] wanted = topic.getBytes(StandardCharsets.UTF_8);
+        walk(store, (map, pos, totalSize) -> {
+            if (hasTopic(map, pos, wanted)) {
+                out.add(describe(map, pos, totalSize));
+            }
+        });
+        return out;
+    }
+
+    /** Records of one topic in a store, and how many of them store a WAIT entry. */
+    public record TopicWait(long records, long withWait) {
+
+        public TopicWait plus(TopicWait other) {
+            return new TopicWait(records + other.records, withWait + other.withWait);
+        }
+    }
+
+    /**
+     * Every topic in {@code <store>/commitlog} with its record count and how many records store a
+     * {@code WAIT} entry, sorted by topic: the system topics the broker relays through
+     * (SCHEDULE_TOPIC_XXXX, RMQ_SYS_TRANS_HALF_TOPIC, RMQ_SYS_TRANS_OP_HALF_TOPIC) included.
+     */
+    public static Map<String, TopicWait> waitByTopic(Path store) throws IOException {
+        Map<String, TopicWait> topics = new TreeMap<>();
+        walk(store, (map, pos, totalSize) -> {
+            int topicLengthAt = topicLengthAt(map, pos);
+            byte[] topic = new byte[map.get(topicLengthAt) & 0xFF];
+            map.get(topicLengthAt + 1, topic);
+            boolean wait = describe(map, pos, totalSize).storesWait();
+            topics.merge(new String(topic, StandardCharsets.UTF_8), new TopicWait(1, wait ? 1 : 0), TopicWait::plus);
+        });
+        return topics;
+    }
+
+    /** Offset of the 1-byte topic length: after the fixed header (its host fields sized by SYSFLAG) and the body. */
+    private static int topicLengthAt(ByteBuffer map, int record) {
+        int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
+        int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
+        int storeHost = (sysFlag & STOREHOST_V6_FLAG) == 0 ? 8 : 20;
+        int bodyLengthAt = record + 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + bornHost + 8 + storeHost + 4 + 8;
+        return bodyLengthAt + 4 + map.getInt(bodyLengthAt);
+    }
+
+    /** Reads the properties block (after the topic: 2-byte length, then the block). */
+    private static StoredRecord describe(ByteBuffer map, int record, int totalSize) {
+        int topicLengthAt = topicLengthAt(map, record);
+        int propertiesLengthAt = topicLengthAt + 1 + (map.get(topicLengthAt) & 0xFF);
+        int length = map.getShort(propertiesLengthAt) & 0xFFFF;
+        byte[] block = new byte[length];
+        map.get(propertiesLengthAt + 2, block);
+        boolean wait = false;
+        int seq = -1;
+        // entries are key \1 value, separated by \2: look at each entry's start only
+        for (int start = 0; start < length; ) {
+            int end = start;
+            while (end < length && block[end] != 2) {
+                end++;
+            }
+            if (startsWith(block, start, end, WAIT_KEY)) {
+                wait = true;
+            } else if (startsWith(block, start, end, SEQ_KEY)) {
+                seq = parseDigits(block, start + SEQ_KEY.length, end);
+            }
+            start = end + 1;
+        }
+        return new StoredRecord(seq, totalSize, wait);
+    }
+
+    private static boolean startsWith(byte[] block, int start, int end, byte[] prefix) {
+        if (end - start < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (block[start + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int parseDigits(byte[] block, int from, int to) {
+        if (from >= to || to - from > 9) {
+            return -1;
+        }
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            if (block[i] < '0' || block[i] > '9') {
+                return -1;
+            }
+            value = value * 10 + block[i] - '0';
+        }
+        return value;
+    }
+
+    /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length and the topic. */
+    private static boolean hasTopic(ByteBuffer map, int record, byte[] topic) {
+        int topicLengthAt = topicLengthAt(map, record);
+        int topicLength = map.get(topicLengthAt) & 0xFF;
+        if (topicLength != topic.length) {
+            return false;
+        }
+        for (int i = 0; i < topicLength; i++) {
+            if (map.get(topicLengthAt + 1 + i) != topic[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

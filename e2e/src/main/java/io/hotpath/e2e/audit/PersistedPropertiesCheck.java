@@ -1,0 +1,205 @@
+package io.hotpath.e2e.audit;
+
+import io.hotpath.e2e.Console;
+import io.hotpath.e2e.cluster.ClusterLayout;
+import io.hotpath.e2e.cluster.Distribution;
+import io.hotpath.e2e.cluster.LocalCluster;
+import io.hotpath.e2e.load.CompatSends;
+import io.hotpath.e2e.load.RelaySends;
+import io.hotpath.e2e.report.SmokeResult;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.rocketmq.common.topic.TopicValidator;
+
+/**
+ * The CommitLog side of patch 0003 (trimmed persisted properties), read from what the masters wrote:
+ * after each run the records of the smoke topic are listed in {@code <runDir>/commitlog-records.tsv}
+ * (seq, TOTALSIZE, whether a WAIT entry is stored), before the stores may be deleted. Then:
+ * on a distribution carrying 0003, no record of the smoke topic stores {@code WAIT\1} (the smoke
+ * sends only plain single messages there, the path 0003 trims); and with {@code --dist both}, the
+ * same message (same run id, same seq: the same corpus) is exactly {@link #TRIMMED_BYTES} shorter
+ * on the patched masters than on stock ({@code WAIT\1true\2} and the trailing {@code \2}).
+ *
+ * <p>Per topic, every topic of the masters' CommitLogs is counted in {@code <runDir>/commitlog-topics.tsv}
+ * (records, records storing {@code WAIT\1}), and the smoke prints the topics of the paths besides the plain
+ * send: {@link #RELAY_PATH_TOPICS} (delayed and transactional messages parked, their op records, and
+ * their re-put copies) and the compat / 4.9.8-client topics. Which of them must be WAIT-free on a 0003
+ * distribution is {@link #WAIT_FREE_RELAY_TOPICS}, in one place.
+ */
+public final class PersistedPropertiesCheck {
+
+    static final String FILE = "commitlog-records.tsv";
+    static final String TOPICS_FILE = "commitlog-topics.tsv";
+    public static final String PATCH = "0003-store-trim-persisted-properties.patch";
+    /** {@code WAIT\1true\2} (10 bytes) and the trailing separator (1 byte) */
+    static final int TRIMMED_BYTES = 11;
+
+    /**
+     * The topics of the broker's relay paths: delayed messages parked in SCHEDULE_TOPIC_XXXX, transactional
+     * ones in RMQ_SYS_TRANS_HALF_TOPIC with their op records in RMQ_SYS_TRANS_OP_HALF_TOPIC, and the copies
+     * ScheduleMessageService and EndTransactionProcessor re-put into the real topic ({@link RelaySends#TOPIC}).
+     */
+    static final Set<String> RELAY_PATH_TOPICS = Set.of(TopicValidator.RMQ_SYS_SCHEDULE_TOPIC,
+        TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC, RelaySends.TOPIC);
+
+    /**
+     * Which reported topics must store no {@code WAIT\1} on a distribution with 0003 (a record there fails
+     * the run, as one in the smoke topic does): all of them, since 0003 trims every path that persists a
+     * message - V1 sends and batches (compat, 4.9.8 client), the delay branch and the schedule re-put,
+     * transaction half / op / commit records.
+     */
+    static final Set<String> WAIT_FREE_RELAY_TOPICS = Set.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
+        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC);
+
+    /** Topics besides the smoke topic that the smoke reports per run, in this order. */
+    static final List<String> REPORTED_TOPICS = List.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
+        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC);
+
+    private PersistedPropertiesCheck() {
+    }
+
+    static boolean trims(Distribution distribution) {
+        return distribution.patches().contains(PATCH);
+    }
+
+    /**
+     * Lists the smoke topic's records of every master store of {@code cluster} into the run dir, and
+     * every topic's record and WAIT counts per master.
+     */
+    public static void record(LocalCluster cluster, ClusterLayout layout, Path runDir, String topic) throws IOException {
+        StringBuilder tsv = new StringBuilder("# seq\ttotalSize\tstoresWait\tmaster\n");
+        StringBuilder topics = new StringBuilder("# topic\trecords\tstoreWait\tmaster\n");
+        for (ClusterLayout.Node master : layout.masters()) {
+            Path store = cluster.nodeDir(master).resolve("store");
+            for (CommitLogScan.StoredRecord r : CommitLogScan.records(store, topic)) {
+                tsv.append(r.seq()).append('\t').append(r.totalSize()).append('\t').append(r.storesWait()).append('\t')
+                    .append(master.brokerName()).append('\n');
+            }
+            CommitLogScan.waitByTopic(store).forEach((name, count) -> topics.append(name).append('\t').append(count.records())
+                .append('\t').append(count.withWait()).append('\t').append(master.brokerName()).append('\n'));
+        }
+        Files.writeString(runDir.resolve(FILE), tsv, StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve(TOPICS_FILE), topics, StandardCharsets.UTF_8);
+    }
+
+    /** Per topic, summed over the masters: records and records storing WAIT. Empty if the file is missing. */
+    static Map<String, CommitLogScan.TopicWait> readTopics(Path runDir) throws IOException {
+        Map<String, CommitLogScan.TopicWait> topics = new TreeMap<>();
+        for (String[] f : rows(runDir.resolve(TOPICS_FILE))) {
+            topics.merge(f[0], new CommitLogScan.TopicWait(Long.parseLong(f[1]), Long.parseLong(f[2])), CommitLogScan.TopicWait::plus);
+        }
+        return topics;
+    }
+
+    /**
+     * Prints the reported topics' WAIT counts of one run and returns the problems: on a 0003 distribution,
+     * a topic of {@code waitFree} with a record storing WAIT, or with no record at all to judge.
+     */
+    static List<String> checkTopics(String flavor, boolean trims, Map<String, CommitLogScan.TopicWait> topics, Set<String> waitFree) {
+        List<String> problems = new ArrayList<>();
+        for (String topic : REPORTED_TOPICS) {
+            CommitLogScan.TopicWait count = topics.getOrDefault(topic, new CommitLogScan.TopicWait(0, 0));
+            boolean judged = trims && waitFree.contains(topic);
+            Console.progress("%s: CommitLog %s: %d records on the masters, %d store WAIT\\1%s", flavor, topic, count.records(),
+                count.withWait(), judged ? " (0003 expects 0)" : "");
+            if (!judged) {
+                continue;
+            }
+            if (count.records() == 0) {
+                problems.add(flavor + ": no CommitLog record of " + topic + " to check");
+            } else if (count.withWait() > 0) {
+                problems.add(flavor + ": " + count.withWait() + " of " + count.records() + " CommitLog records of " + topic + " store WAIT\\1");
+            }
+        }
+        return problems;
+    }
+
+    static List<CommitLogScan.StoredRecord> read(Path runDir) throws IOException {
+        List<CommitLogScan.StoredRecord> records = new ArrayList<>();
+        for (String[] f : rows(runDir.resolve(FILE))) {
+            records.add(new CommitLogScan.StoredRecord(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2])));
+        }
+        return records;
+    }
+
+    /** The tab-separated fields of each line of a file this class wrote, without comments and blank lines; none if it is missing. */
+    private static List<String[]> rows(Path file) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return rows;
+        }
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                rows.add(line.split("\t"));
+            }
+        }
+        return rows;
+    }
+
+    /** Problems found in {@code results} (empty if none); prints what it checked. */
+    public static List<String> check(List<SmokeResult> results) throws IOException {
+        List<String> problems = new ArrayList<>();
+        SmokeResult stock = null;
+        SmokeResult patched = null;
+        for (SmokeResult result : results) {
+            problems.addAll(checkTopics(result.flavor(), trims(result.distribution()), readTopics(result.runDir()), WAIT_FREE_RELAY_TOPICS));
+            List<CommitLogScan.StoredRecord> records = read(result.runDir());
+            long withWait = records.stream().filter(CommitLogScan.StoredRecord::storesWait).count();
+            if (trims(result.distribution())) {
+                patched = patched == null ? result : patched;
+                Console.progress("%s: %d CommitLog records of the smoke topic on the masters, %d store WAIT\\1 (0003 expects 0)",
+                    result.flavor(), records.size(), withWait);
+                if (records.isEmpty()) {
+                    problems.add(result.flavor() + ": no CommitLog record of the smoke topic to check (" + result.runDir().resolve(FILE) + ")");
+                } else if (withWait > 0) {
+                    problems.add(result.flavor() + ": " + withWait + " of " + records.size() + " CommitLog records of the smoke topic store WAIT\\1");
+                }
+            } else if (!result.distribution().patches().contains(PATCH)) {
+                stock = stock == null ? result : stock;
+            }
+        }
+        if (stock != null && patched != null) {
+            Map<Integer, Integer> stockSizes = sizesBySeq(read(stock.runDir()));
+            Map<Integer, Integer> patchedSizes = sizesBySeq(read(patched.runDir()));
+            int compared = 0;
+            List<String> differing = new ArrayList<>();
+            for (Map.Entry<Integer, Integer> e : patchedSizes.entrySet()) {
+                Integer stockSize = stockSizes.get(e.getKey());
+                if (stockSize == null) {
+                    continue;
+                }
+                compared++;
+                if (stockSize - e.getValue() != TRIMMED_BYTES) {
+                    differing.add("seq " + e.getKey() + ": stock " + stockSize + " B, patched " + e.getValue() + " B");
+                }
+            }
+            Console.progress("same message, stock vs %s: %d records compared, %d not exactly %d bytes shorter", patched.flavor(),
+                compared, differing.size(), TRIMMED_BYTES);
+            if (compared == 0) {
+                problems.add("no message stored by both " + stock.flavor() + " and " + patched.flavor() + " to compare");
+            } else if (!differing.isEmpty()) {
+                problems.add(differing.size() + " of " + compared + " records are not exactly " + TRIMMED_BYTES
+                    + " bytes shorter on " + patched.flavor() + ", e.g. " + differing.subList(0, Math.min(5, differing.size())));
+            }
+        }
+        return problems;
+    }
+
+    private static Map<Integer, Integer> sizesBySeq(List<CommitLogScan.StoredRecord> records) {
+        Map<Integer, Integer> sizes = new HashMap<>();
+        for (CommitLogScan.StoredRecord r : records) {
+            if (r.seq() >= 0) {
+                sizes.putIfAbsent(r.seq(), r.totalSize());
+            }
+        }
+        return sizes;
+    }
+}

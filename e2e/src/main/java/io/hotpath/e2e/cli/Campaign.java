@@ -1,0 +1,140 @@
+package io.hotpath.e2e.cli;
+
+import io.hotpath.e2e.Console;
+import io.hotpath.e2e.audit.StoreCompatibilityCheck;
+import io.hotpath.e2e.cluster.ClusterLayout;
+import io.hotpath.e2e.cluster.Distribution;
+import io.hotpath.e2e.cluster.FaultScenario;
+import io.hotpath.e2e.cluster.ReleaseLines;
+import io.hotpath.e2e.network.ClusterNetwork;
+import io.hotpath.e2e.report.CampaignReport;
+import io.hotpath.e2e.report.SmokeResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code bin/hotpath campaign}: repeats {@link ClusterSmoke#runRound} for stock and patched in alternating
+ * rounds (A B A B, a fresh cluster and store each) over a matrix of threads and body sizes, and writes
+ * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. {@code --ci} runs
+ * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}.
+ * Exit 0 when every run passed (no acknowledged message lost), 1 otherwise, 2 on bad input. Runs inside
+ * bin/lib/smoke.sh's private namespace, like the smoke (same system properties).
+ */
+public final class Campaign {
+
+    private static final List<String> FLAVORS = List.of("stock", "patched");
+    /** CI: a few thousand messages: 12 s at 300 msg/s, the slave killed at 6 s. */
+    private static final int CI_SECONDS = 12;
+    private static final int CI_RATE = 300;
+    /** Enough synchronous senders to hold 300 msg/s at the ~30-50 ms RT of a cold cluster. */
+    private static final int CI_THREADS = 24;
+    private static final int CI_COMPAT_MESSAGES = 2000;
+
+    public static void main(String[] args) {
+        int code = run(args);
+        ClusterSmoke.recordExitCode(code);
+        System.exit(code);
+    }
+
+    static int run(String... args) {
+        return ClusterSmoke.runController(context -> {
+            CampaignOptions options = CampaignOptions.parse(args);
+            if (options.help()) {
+                System.out.println(CampaignOptions.USAGE);
+                return true;
+            }
+            Path dir = context.runRoot().resolve("campaign-" + context.stamp());
+            Files.createDirectories(dir);
+            ClientLogging.logTo(dir.resolve("client-logs"));
+            String line = ReleaseLines.resolve(options.line(), context.projectRoot());
+            List<Distribution> distributions = FLAVORS.stream().map(f -> Distribution.resolve(f, line, context.projectRoot())).toList();
+            ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
+            layout.checkPortsFree();
+            ClusterSmoke.checkNetwork(options.privateNetwork());
+            // one network for the whole campaign: every round of both arms runs on the same links
+            try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
+                return options.ci() ? ci(options, distributions, network, dir) : campaign(options, distributions, network, dir);
+            }
+        });
+    }
+
+    private static boolean campaign(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
+            throws IOException, InterruptedException {
+        List<CampaignReport.Round> rounds = new ArrayList<>();
+        int total = options.threads().size() * options.sizes().size() * options.rounds() * distributions.size();
+        int done = 0;
+        long start = System.nanoTime();
+        for (int threads : options.threads()) {
+            for (int size : options.sizes()) {
+                String scenario = "w" + threads + " s" + size + " t" + options.queues();
+                for (int round = 1; round <= options.rounds(); round++) {
+                    for (Distribution distribution : distributions) {
+                        Console.progress("campaign: run %d/%d (%s, round %d, %s), %.0f s elapsed", done + 1, total, scenario, round,
+                                distribution.flavor(), (System.nanoTime() - start) / 1e9);
+                        Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-r%d-%s", threads, size, round, distribution.flavor()));
+                        // one run id for both arms of a round: the same seeded corpus, byte for byte
+                        String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r%d", dir.getFileName(), threads, size, round);
+                        SmokeResult result = ClusterSmoke.runRound(runDir, runId, distribution, network,
+                                options.round(distribution.flavor(), threads, size), options.warmupSeconds());
+                        System.out.print(result.summary());
+                        rounds.add(new CampaignReport.Round(scenario, round, distribution.flavor(), result));
+                        done++;
+                        // rewrite after every round: an interrupted campaign still leaves what it measured
+                        new CampaignReport(rounds, FLAVORS).write(dir, options, header(distributions, network));
+                    }
+                }
+            }
+        }
+        Console.progress("campaign done in %.0f s: %s", (System.nanoTime() - start) / 1e9, dir.resolve("report.md"));
+        return verdict(rounds.stream().map(CampaignReport.Round::result).toList(), List.of());
+    }
+
+    private static boolean ci(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
+            throws IOException, InterruptedException {
+        Distribution stock = distributions.get(0);
+        Distribution patched = distributions.get(1);
+        SmokeOptions faulted = new SmokeOptions(List.of("patched"), CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(),
+                options.basePort(), options.privateNetwork(), false, false, CI_SECONDS, CI_RATE, List.of(),
+                FaultScenario.KILL_SLAVE, options.net(), options.line(), null);
+        Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
+        SmokeResult result = ClusterSmoke.runRound(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, 0);
+        System.out.print(result.summary());
+        Console.progress("ci 2/2: store upgrade and rollback");
+        List<StoreCompatibilityCheck.Check> checks =
+                new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
+        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
+                .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
+        checks.forEach(check -> report.append(check.line()).append('\n'));
+        report.append("```\n");
+        Files.writeString(dir.resolve("report.md"), report.toString());
+        return verdict(List.of(result), checks);
+    }
+
+    private static boolean verdict(List<SmokeResult> results, List<StoreCompatibilityCheck.Check> checks) {
+        List<String> failures = new ArrayList<>();
+        results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": lost "
+                + r.delivery().lost() + ", corrupt " + r.delivery().corrupt() + ", misplaced " + r.delivery().misplaced()
+                + ", acked " + r.load().acked()));
+        checks.stream().filter(c -> !c.report().passed()).forEach(c -> failures.add(c.phase() + " " + c.topic() + ": lost "
+                + c.report().lost() + ", corrupt " + c.report().corrupt()));
+        if (!failures.isEmpty()) {
+            Console.error("campaign failed: " + failures);
+        }
+        return failures.isEmpty();
+    }
+
+    private static String header(List<Distribution> distributions, ClusterNetwork network) {
+        StringBuilder out = new StringBuilder();
+        for (Distribution distribution : distributions) {
+            out.append("- ").append(distribution.flavor()).append(": ").append(distribution.home())
+                    .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n');
+        }
+        out.append("- network: ").append(network.summary().describe()).append('\n');
+        out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
+        return out.toString();
+    }
+}

@@ -1,0 +1,257 @@
+package io.hotpath.e2e.load;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+/**
+ * What happened to every message of a run, indexed by sequence number: the outcome of
+ * {@code producer.send()}, its round-trip time, and for acknowledged messages the queue, queue
+ * offset and message id the broker acknowledged. The verifier checks the store against it.
+ *
+ * <p>Each sequence number is written by exactly one sender thread; readers look only after the
+ * senders have been joined, which publishes the plain array writes.
+ *
+ * <p>Client-internal retries are not hidden: the producer's send hook counts every attempt and
+ * every failed attempt by reason ({@link #recordAttempt()}, {@link #recordAttemptFailure}).
+ */
+public final class SendLedger {
+
+    /** Result of one {@code send()} call, after the client's own retries. */
+    public enum Outcome {
+        /** never handed to the producer (run stopped early) */
+        NOT_SENT,
+        /** SEND_OK: stored on the master and (SYNC_MASTER) on its slave. Must be read back. */
+        ACKED,
+        /** a SendResult other than SEND_OK (e.g. SLAVE_NOT_AVAILABLE): stored on the master, not acknowledged */
+        NOT_OK,
+        /** an exception: may or may not be stored */
+        FAILED
+    }
+
+    private static final Outcome[] OUTCOMES = Outcome.values();
+
+    private final int size;
+    private final byte[] outcome;
+    private final int[] rtMicros;
+    private final short[] queueSlot;
+    private final long[] queueOffset;
+    private final String[] msgId;
+    private final List<MessageQueue> queues = new CopyOnWriteArrayList<>();
+    private final Map<MessageQueue, Short> slots = new ConcurrentHashMap<>();
+
+    private final LongAdder acked = new LongAdder();
+    private final LongAdder notOk = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder ackedRtMicrosTotal = new LongAdder();
+    private final LongAccumulator ackedRtMicrosMax = new LongAccumulator(Math::max, 0);
+    private final LongAdder attempts = new LongAdder();
+    private final Map<String, LongAdder> failuresByReason = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> attemptFailuresByReason = new ConcurrentHashMap<>();
+    private final Map<String, String> exampleByReason = new ConcurrentHashMap<>();
+
+    public SendLedger(int size) {
+        this.size = size;
+        outcome = new byte[size];
+        rtMicros = new int[size];
+        queueSlot = new short[size];
+        queueOffset = new long[size];
+        msgId = new String[size];
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public void recordResult(int seq, SendResult result, long rtNanos) {
+        int micros = micros(rtNanos);
+        rtMicros[seq] = micros;
+        queueSlot[seq] = slot(result.getMessageQueue());
+        queueOffset[seq] = result.getQueueOffset();
+        msgId[seq] = result.getMsgId();
+        if (result.getSendStatus() == SendStatus.SEND_OK) {
+            outcome[seq] = (byte) Outcome.ACKED.ordinal();
+            acked.increment();
+            ackedRtMicrosTotal.add(micros);
+            ackedRtMicrosMax.accumulate(micros);
+        } else {
+            outcome[seq] = (byte) Outcome.NOT_OK.ordinal();
+            notOk.increment();
+            count(failuresByReason, "status " + result.getSendStatus(), result.toString());
+        }
+    }
+
+    public void recordFailure(int seq, Throwable error, long rtNanos) {
+        rtMicros[seq] = micros(rtNanos);
+        outcome[seq] = (byte) Outcome.FAILED.ordinal();
+        failed.increment();
+        count(failuresByReason, reason(error), String.valueOf(error.getMessage()));
+    }
+
+    /**
+     * A result read from another JVM's ledger ({@link LedgerFile}): outcome and acknowledged position
+     * only. Round-trip times and failure reasons stay with the process that sent.
+     */
+    void restore(int seq, Outcome restored, MessageQueue queue, long offset, String id) {
+        outcome[seq] = (byte) restored.ordinal();
+        switch (restored) {
+            case ACKED -> acked.increment();
+            case NOT_OK -> notOk.increment();
+            case FAILED -> failed.increment();
+            case NOT_SENT -> {
+                return;
+            }
+        }
+        if (queue != null) {
+            queueSlot[seq] = slot(queue);
+            queueOffset[seq] = offset;
+            msgId[seq] = id;
+        }
+    }
+
+    /** One attempt inside the client (the first try and every retry). */
+    public void recordAttempt() {
+        attempts.increment();
+    }
+
+    public void recordAttemptFailure(Throwable error) {
+        count(attemptFailuresByReason, reason(error), String.valueOf(error.getMessage()));
+    }
+
+    public Outcome outcome(int seq) {
+        return OUTCOMES[outcome[seq]];
+    }
+
+    /** Queue the broker acknowledged {@code seq} in; null unless the send returned a result. */
+    public MessageQueue queue(int seq) {
+        Outcome o = outcome(seq);
+        return o == Outcome.ACKED || o == Outcome.NOT_OK ? queues.get(queueSlot[seq]) : null;
+    }
+
+    public long queueOffset(int seq) {
+        return queueOffset[seq];
+    }
+
+    public String msgId(int seq) {
+        return msgId[seq];
+    }
+
+    /** Per queue, one past the highest offset acknowledged in it: where its consume queue must reach. */
+    public Map<MessageQueue, Long> ackedQueueEnds() {
+        Map<MessageQueue, Long> ends = new TreeMap<>();
+        for (int seq = 0; seq < size; seq++) {
+            MessageQueue q = queue(seq);
+            if (q != null) {
+                ends.merge(q, queueOffset[seq] + 1, Math::max);
+            }
+        }
+        return ends;
+    }
+
+    public long acked() {
+        return acked.sum();
+    }
+
+    public long notOk() {
+        return notOk.sum();
+    }
+
+    public long failed() {
+        return failed.sum();
+    }
+
+    public long completed() {
+        return acked.sum() + notOk.sum() + failed.sum();
+    }
+
+    public long attempts() {
+        return attempts.sum();
+    }
+
+    public long ackedRtMicrosTotal() {
+        return ackedRtMicrosTotal.sum();
+    }
+
+    public long ackedRtMicrosMax() {
+        return ackedRtMicrosMax.get();
+    }
+
+    /** Failed or not-OK sends by reason, e.g. "status SLAVE_NOT_AVAILABLE" or "RemotingTooMuchRequestException". */
+    public Map<String, Long> failuresByReason() {
+        return snapshot(failuresByReason);
+    }
+
+    /** Failed attempts inside the client, including those a retry then fixed. */
+    public Map<String, Long> attemptFailuresByReason() {
+        return snapshot(attemptFailuresByReason);
+    }
+
+    /** First error message seen per reason, for the report. */
+    public Map<String, String> exampleByReason() {
+        return new TreeMap<>(exampleByReason);
+    }
+
+    /** Round-trip times of acknowledged sends in microseconds, sorted ascending. */
+    public int[] sortedAckedRtMicros() {
+        int[] rts = new int[(int) acked()];
+        int n = 0;
+        for (int seq = 0; seq < size && n < rts.length; seq++) {
+            if (outcome[seq] == Outcome.ACKED.ordinal()) {
+                rts[n++] = rtMicros[seq];
+            }
+        }
+        Arrays.sort(rts, 0, n);
+        return n == rts.length ? rts : Arrays.copyOf(rts, n);
+    }
+
+    private short slot(MessageQueue queue) {
+        return slots.computeIfAbsent(queue, q -> {
+            synchronized (queues) {
+                if (queues.size() >= Short.MAX_VALUE) {
+                    throw new IllegalStateException("more than " + Short.MAX_VALUE + " queues");
+                }
+                queues.add(q);
+                return (short) (queues.size() - 1);
+            }
+        });
+    }
+
+    private void count(Map<String, LongAdder> counters, String reason, String example) {
+        counters.computeIfAbsent(reason, r -> new LongAdder()).increment();
+        exampleByReason.putIfAbsent(reason, example);
+    }
+
+    /** Stable, low-cardinality reason: exception type, broker/client response code, cause type. */
+    static String reason(Throwable error) {
+        StringBuilder reason = new StringBuilder(error.getClass().getSimpleName());
+        if (error instanceof MQBrokerException broker) {
+            reason.append(" code ").append(broker.getResponseCode());
+        } else if (error instanceof MQClientException client && client.getResponseCode() != -1) {
+            reason.append(" code ").append(client.getResponseCode());
+        }
+        if (error.getCause() != null && error.getCause() != error) {
+            reason.append(" caused by ").append(error.getCause().getClass().getSimpleName());
+        }
+        return reason.toString();
+    }
+
+    private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {
+        Map<String, Long> copy = new TreeMap<>();
+        counters.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
+    }
+
+    private static int micros(long nanos) {
+        return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000);
+    }
+}

@@ -1,0 +1,99 @@
+package io.hotpath.e2e.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotpath.e2e.load.SeededMessages;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+
+/** Records are encoded by upstream 4.9.0's MessageDecoder.encode, whose layout is the CommitLog's. */
+class CommitLogScanTest {
+
+    @Test
+    void countsTheRecordsAndBytesOfOneTopicUpToTheFirstEmptySlot() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        byte[] a = record("hotpath_smoke", 1024);
+        byte[] b = record("other_topic", 10);
+        byte[] c = record("hotpath_smoke", 100);
+        log.write(a);
+        log.write(b);
+        log.write(c);
+        log.write(new byte[4096]); // the preallocated, never written rest of the mapped file
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        CommitLogScan.TopicBytes scanned = CommitLogScan.scan(store, "hotpath_smoke");
+
+        assertThat(scanned).isEqualTo(new CommitLogScan.TopicBytes(2, a.length + c.length, 3, a.length + b.length + c.length));
+    }
+
+    @Test
+    void listsEachRecordOfOneTopicWithItsSeqSizeAndWhetherItStoresWait() throws Exception {
+        byte[] withWait = record("hotpath_smoke", 64, 7, true);
+        byte[] other = record("other_topic", 10, 8, true);
+        byte[] withoutWait = record("hotpath_smoke", 64, 9, false);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.write(withWait);
+        log.write(other);
+        log.write(withoutWait);
+        log.write(new byte[4096]);
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog-records", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        assertThat(CommitLogScan.records(store, "hotpath_smoke")).containsExactly(
+            new CommitLogScan.StoredRecord(7, withWait.length, true),
+            new CommitLogScan.StoredRecord(9, withoutWait.length, false));
+        // WAIT\1true\2 is 10 bytes; the records differ only in it
+        assertThat(withWait.length - withoutWait.length).isEqualTo(10);
+    }
+
+    @Test
+    void countsEveryTopicAndItsRecordsThatStoreWaitIncludingTheSystemTopics() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.write(record("SCHEDULE_TOPIC_XXXX", 64, 1, true));
+        log.write(record("RMQ_SYS_TRANS_HALF_TOPIC", 64, 2, true));
+        log.write(record("hotpath_smoke_relay", 64, 1, false));
+        log.write(record("hotpath_smoke_relay", 64, 2, true));
+        log.write(new byte[4096]);
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog-topics", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        assertThat(CommitLogScan.waitByTopic(store)).containsExactly(
+            Map.entry("RMQ_SYS_TRANS_HALF_TOPIC", new CommitLogScan.TopicWait(1, 1)),
+            Map.entry("SCHEDULE_TOPIC_XXXX", new CommitLogScan.TopicWait(1, 1)),
+            Map.entry("hotpath_smoke_relay", new CommitLogScan.TopicWait(2, 1)));
+    }
+
+    private static byte[] record(String topic, int bodySize, int seq, boolean wait) throws Exception {
+        MessageExt message = new MessageExt();
+        message.setTopic(topic);
+        message.setBody("x".repeat(bodySize).getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty(SeededMessages.SEQ, Integer.toString(seq));
+        if (wait) {
+            message.setWaitStoreMsgOK(true);
+        }
+        message.setBornHost(new InetSocketAddress("127.0.0.1", 40000));
+        message.setStoreHost(new InetSocketAddress("127.0.0.1", 19888));
+        return MessageDecoder.encode(message, false);
+    }
+
+    private static byte[] record(String topic, int bodySize) throws Exception {
+        MessageExt message = new MessageExt();
+        message.setTopic(topic);
+        message.setBody("x".repeat(bodySize).getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty("KEY", "value");
+        message.setBornHost(new InetSocketAddress("127.0.0.1", 40000));
+        message.setStoreHost(new InetSocketAddress("127.0.0.1", 19888));
+        return MessageDecoder.encode(message, false);
+    }
+}

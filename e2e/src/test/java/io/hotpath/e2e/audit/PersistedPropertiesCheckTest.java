@@ -1,0 +1,49 @@
+package io.hotpath.e2e.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hotpath.e2e.load.RelaySends;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The per-topic WAIT report: judged only on a 0003 distribution, for every reported topic. */
+class PersistedPropertiesCheckTest {
+
+    private static final Map<String, CommitLogScan.TopicWait> RELAY_WITH_WAIT = Map.of(
+        "SCHEDULE_TOPIC_XXXX", new CommitLogScan.TopicWait(4, 0),
+        "RMQ_SYS_TRANS_HALF_TOPIC", new CommitLogScan.TopicWait(6, 6),
+        "RMQ_SYS_TRANS_OP_HALF_TOPIC", new CommitLogScan.TopicWait(5, 5),
+        RelaySends.TOPIC, new CommitLogScan.TopicWait(9, 5));
+
+    @Test
+    void everyReportedTopicMustBeWaitFreeOnA0003Distribution() {
+        assertThat(PersistedPropertiesCheck.WAIT_FREE_RELAY_TOPICS).containsExactlyInAnyOrderElementsOf(PersistedPropertiesCheck.REPORTED_TOPICS);
+    }
+
+    @Test
+    void topicsOutsideTheJudgedSetAreReportedOnly() {
+        assertThat(PersistedPropertiesCheck.checkTopics("patched", true, RELAY_WITH_WAIT, Set.of())).isEmpty();
+    }
+
+    @Test
+    void withTheSwitchOnEveryRelayTopicStoringWaitFailsAPatchedRun() {
+        assertThat(PersistedPropertiesCheck.checkTopics("patched", true, RELAY_WITH_WAIT, PersistedPropertiesCheck.RELAY_PATH_TOPICS))
+            .containsExactlyInAnyOrder(
+                "patched: 5 of 9 CommitLog records of hotpath_smoke_relay store WAIT\\1",
+                "patched: 6 of 6 CommitLog records of RMQ_SYS_TRANS_HALF_TOPIC store WAIT\\1",
+                "patched: 5 of 5 CommitLog records of RMQ_SYS_TRANS_OP_HALF_TOPIC store WAIT\\1");
+    }
+
+    @Test
+    void aSwitchedOnTopicWithNoRecordProvesNothingAndFails() {
+        assertThat(PersistedPropertiesCheck.checkTopics("patched", true, Map.of(), Set.of("SCHEDULE_TOPIC_XXXX")))
+            .containsExactly("patched: no CommitLog record of SCHEDULE_TOPIC_XXXX to check");
+    }
+
+    @Test
+    void stockIsNeverJudged() {
+        assertThat(PersistedPropertiesCheck.checkTopics("stock", false, RELAY_WITH_WAIT, PersistedPropertiesCheck.RELAY_PATH_TOPICS))
+            .isEmpty();
+    }
+}
