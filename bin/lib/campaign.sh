@@ -26,8 +26,8 @@ if ! $help; then
   for flavor in stock patched; do
     dist="$HOTPATH_ROOT/broker-dist/target/rocketmq-$line-$flavor"
     if [ ! -x "$dist/bin/mqbroker" ]; then
-      info "the $flavor distribution of $line is missing ($dist): building it (bin/hotpath build-broker --flavor $flavor)"
-      bash "$HOTPATH_ROOT/bin/lib/build-broker.sh" --flavor "$flavor" || die "building the $flavor distribution failed"
+      info "the $flavor distribution of $line is missing ($dist): building it (bin/hotpath build-broker --line $line --flavor $flavor)"
+      bash "$HOTPATH_ROOT/bin/lib/build-broker.sh" --line "$line" --flavor "$flavor" || die "building the $flavor distribution failed"
       [ -x "$dist/bin/mqbroker" ] || die "bin/hotpath build-broker did not produce $dist"
     fi
   done
