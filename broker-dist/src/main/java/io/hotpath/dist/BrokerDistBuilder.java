@@ -152,8 +152,8 @@ public final class BrokerDistBuilder {
             System.out.println(report.markdown());
             System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
             if (!report.passed()) {
-                throw new DistBuildException(report.newFailures().size() + " upstream test(s) pass on the stock tree and fail on the"
-                    + " patched tree: " + String.join("; ", report.newFailures()));
+                throw new DistBuildException(report.newFailures().size() + " upstream test(s) pass on the stock tree and not on the"
+                    + " patched tree, the first: " + report.newFailures().get(0) + " (all in " + work.resolve("upstream-tests.md") + ")");
             }
         }
     }

@@ -137,8 +137,20 @@ public final class UpstreamMavenBuild {
         try {
             Files.createDirectories(logs);
             Process process = builder.start();
-            process.getOutputStream().close();
-            exit = process.waitFor();
+            // an interrupted build (Ctrl-C, a CI time-out) must not leave upstream's Maven and its test JVMs behind
+            Thread stopper = new Thread(() -> stop(process), "stop-upstream-maven");
+            Runtime.getRuntime().addShutdownHook(stopper);
+            try {
+                process.getOutputStream().close();
+                exit = process.waitFor();
+            } finally {
+                stop(process);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopper);
+                } catch (IllegalStateException shuttingDown) {
+                    // the JVM is exiting: the hook runs, or has run, and stops the same process
+                }
+            }
         } catch (IOException e) {
             throw new DistBuildException("cannot run " + command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
@@ -149,6 +161,12 @@ public final class UpstreamMavenBuild {
             throw new DistBuildException(what + " failed: " + firstError(log) + " (full log: " + log + ")");
         }
         System.out.printf("hotpath: %s done in %.0f s%n", what, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Stops the process and every process it started (surefire's forked JVMs), by PID. */
+    private static void stop(Process process) {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
     }
 
     /** Checkstyle prints its violations as [ERROR] lines before Maven's summary: the first one says most. */
