@@ -33,11 +33,11 @@ require_mvn
 command -v git >/dev/null 2>&1 || die "git not found on PATH (the patches are produced with git format-patch)"
 
 target="$ROOT/broker-dist/target"
-# the generator is plain JDK code: compile broker-dist's tool sources into target/, no Maven needed
+# the generator is plain JDK code: compile broker-dist's tools and the release-lines reader into target/
 classes="$target/regenerate-classes"
 rm -rf "$classes"
 mkdir -p "$classes"
-javac -d "$classes" $(find "$ROOT/broker-dist/src/main/java" -name '*.java') \
+javac -d "$classes" $(find "$ROOT/broker-dist/src/main/java" "$ROOT/release-lines/src/main/java" -name '*.java') \
   || die "could not compile broker-dist's generator"
 for line in "${lines[@]}"; do
   zip="$target/regenerate/rocketmq-all-$line-source-release.zip"

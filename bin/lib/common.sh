@@ -41,7 +41,7 @@ known_lines() {
 }
 
 # The newest line: what a command that needs one line builds or runs when none is named. The Java side
-# (e2e, profiling) has the same rule in io.hotpath.e2e.cluster.ReleaseLines.
+# tools have the same rule in io.hotpath.lines.ReleaseLine (module release-lines).
 newest_line() {
   local all
   all=$(known_lines)

@@ -1,5 +1,7 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.ReleaseLineException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +48,7 @@ public final class BrokerDistBuilder {
     public static void main(String[] args) {
         try {
             new BrokerDistBuilder(parse(args)).build();
-        } catch (DistBuildException e) {
+        } catch (DistBuildException | ReleaseLineException e) {
             System.err.println("hotpath: error: " + e.getMessage());
             System.exit(2);
         } catch (RuntimeException e) {
@@ -84,7 +86,7 @@ public final class BrokerDistBuilder {
         Path work = target.resolve("upstream").resolve(release);
         UpstreamLib lib = UpstreamLib.at(path("--upstream-lib"), release);
         lib.verifyIsRecordedServerClasspath();
-        PatchSeries series = line.patches();
+        PatchSeries series = PatchSeries.read(line.dir());
         if (series.patches().isEmpty()) {
             throw new DistBuildException("no *.patch files in " + line.dir() + ": a patched distribution would equal stock");
         }

@@ -1,5 +1,7 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.ReleaseLineException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +46,7 @@ public final class PatchGenerator {
     public static Map<String, String> generate(ReleaseLine line, Path sourceRelease, Path projectRoot, Path workDir) {
         UpstreamTree tree = UpstreamTree.unpack(sourceRelease, line.release(), workDir);
         Map<String, String> generated = new LinkedHashMap<>();
-        for (PatchSeries.Patch patch : line.patches().patches()) {
+        for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
             String committed = read(patch.file());
             tree.apply(patch);
             ReleaseLine.Carried carried = line.carries().get(patch.name());
@@ -130,7 +132,7 @@ public final class PatchGenerator {
                 }
                 System.out.println("hotpath: " + (same ? "unchanged " : "wrote ") + file);
             }
-        } catch (DistBuildException e) {
+        } catch (DistBuildException | ReleaseLineException e) {
             System.err.println("hotpath: error: " + e.getMessage());
             System.exit(2);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.ReleaseLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

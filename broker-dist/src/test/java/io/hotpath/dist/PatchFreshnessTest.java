@@ -2,6 +2,7 @@ package io.hotpath.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class PatchFreshnessTest {
 
     @Test
     void everyPatchOfTheLineIsWhatRegenerationProduces() throws IOException {
-        List<PatchSeries.Patch> patches = line.patches().patches();
+        List<PatchSeries.Patch> patches = PatchSeries.read(line.dir()).patches();
         assertThat(regenerated.keySet()).containsExactlyElementsOf(patches.stream().map(PatchSeries.Patch::name).toList());
         for (PatchSeries.Patch patch : patches) {
             assertThat(Files.readString(patch.file(), StandardCharsets.UTF_8)).as("%s: %s", patch.name(), REGENERATE)
@@ -47,7 +48,7 @@ class PatchFreshnessTest {
 
     @Test
     void everyPatchAddsExactlyTheFilesItCarriesByteForByte() throws IOException {
-        for (PatchSeries.Patch patch : line.patches().patches()) {
+        for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
             Map<String, String> added = newFiles(Files.readString(patch.file(), StandardCharsets.UTF_8));
             ReleaseLine.Carried carried = line.carries().get(patch.name());
             assertThat(carried).as("carries.%s in %s", patch.name(), ReleaseLine.DESCRIPTOR).isNotNull();
@@ -65,7 +66,7 @@ class PatchFreshnessTest {
 
     @Test
     void patchesKeepAnUpstreamStyleMessageWithAMeasuredResult() throws IOException {
-        for (PatchSeries.Patch patch : line.patches().patches()) {
+        for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
             String message = PatchGenerator.messagePart(Files.readString(patch.file(), StandardCharsets.UTF_8));
             assertThat(message).as("%s", patch.name()).startsWith("From ").contains("\nFrom: ", "\nDate: ",
                 "\nSubject: [PATCH] ", "\nMotivation:\n", "\nModification:\n", "\nResult (JMH ")

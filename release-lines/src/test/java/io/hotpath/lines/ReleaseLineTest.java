@@ -1,43 +1,17 @@
-package io.hotpath.dist;
+package io.hotpath.lines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
-import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A release line's descriptor: what the tooling reads from it, and the mistakes it refuses. */
 class ReleaseLineTest {
-
-    @Test
-    void theOracleTheSuitesUseIsTheOneTheDescriptorNames() throws IOException {
-        // broker-dist's suites compare the patched classes with the stock org.apache.rocketmq jars on this
-        // classpath: they must be the release the line's descriptor names as its oracle
-        Properties pom = new Properties();
-        try (InputStream in = MessageDecoder.class.getResourceAsStream(
-            "/META-INF/maven/org.apache.rocketmq/rocketmq-common/pom.properties")) {
-            assertThat(in).as("rocketmq-common's pom.properties on the test classpath").isNotNull();
-            pom.load(in);
-        }
-        assertThat(BuiltDistributions.line().oracleVersion()).isEqualTo(pom.getProperty("version"));
-    }
-
-    @Test
-    void everyShippedLineLoadsAndEveryPatchCarriesOnlyListedFiles() {
-        for (ReleaseLine line : ReleaseLine.all(BuiltDistributions.projectRoot().resolve("patches"))) {
-            assertThat(line.patches().patches()).as(line.release()).isNotEmpty();
-            assertThat(line.carries().keySet()).as("carries of %s name its patch files", line.release())
-                .allMatch(name -> Files.isRegularFile(line.dir().resolve(name)));
-            assertThat(line.testedModules()).as(line.release()).isNotEmpty();
-        }
-    }
 
     @Test
     void versionsCompareNumericallyPartByPart() {
@@ -53,24 +27,36 @@ class ReleaseLineTest {
             write(patches.resolve(release), descriptor(release));
         }
         assertThat(ReleaseLine.all(patches)).extracting(ReleaseLine::release).containsExactly("4.9.8", "4.9.10", "5.3.3");
+        assertThat(ReleaseLine.newest(patches).release()).isEqualTo("5.3.3");
+        assertThat(ReleaseLine.resolve(null, patches).release()).isEqualTo("5.3.3");
+        assertThat(ReleaseLine.resolve("4.9.10", patches).release()).isEqualTo("4.9.10");
+    }
+
+    @Test
+    void anUnknownLineNamesTheKnownOnes(@TempDir Path patches) throws IOException {
+        write(patches.resolve("4.9.0"), descriptor("4.9.0"));
+        assertThatThrownBy(() -> ReleaseLine.resolve("4.9.9", patches)).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("unknown release line '4.9.9'; known lines: 4.9.0");
+        assertThatThrownBy(() -> ReleaseLine.newest(patches.resolve("none"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("no release line in");
     }
 
     @Test
     void refusesAFolderNamedOtherThanItsRelease(@TempDir Path patches) throws IOException {
         write(patches.resolve("4.9.8"), descriptor("4.9.0"));
         assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.8")))
-            .isInstanceOf(DistBuildException.class).hasMessageContaining("declares release=4.9.0 but lives in folder 4.9.8");
+            .isInstanceOf(ReleaseLineException.class).hasMessageContaining("declares release=4.9.0 but lives in folder 4.9.8");
     }
 
     @Test
     void refusesAMissingKeyOrAMalformedCarriesLine(@TempDir Path patches) throws IOException {
         write(patches.resolve("4.9.0"), descriptor("4.9.0").replace("upstream.tests.modules=common\n", ""));
         assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0")))
-            .isInstanceOf(DistBuildException.class).hasMessageContaining("missing upstream.tests.modules");
+            .isInstanceOf(ReleaseLineException.class).hasMessageContaining("missing upstream.tests.modules");
 
         write(patches.resolve("4.9.0"), descriptor("4.9.0") + "carries.0001-x.patch=common hotpath-codec io/A.java\n");
         assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0")))
-            .isInstanceOf(DistBuildException.class).hasMessageContaining("must read '<upstream module> <- <our module> : <files>'");
+            .isInstanceOf(ReleaseLineException.class).hasMessageContaining("must read '<upstream module> <- <our module> : <files>'");
     }
 
     @Test

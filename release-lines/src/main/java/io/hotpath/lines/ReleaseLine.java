@@ -1,4 +1,4 @@
-package io.hotpath.dist;
+package io.hotpath.lines;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * One release line: {@code patches/<release>/} with its patch files and its descriptor
  * {@code line.properties}. Everything the tooling knows about a release comes from here, so that
- * adding a line is a folder and a descriptor, not a change to the tools.
+ * adding a line is a folder and a descriptor, not a change to the tools. Every tool reads lines through
+ * this class: broker-dist (builds and patches a line), e2e and profiling (run a line's distributions).
  *
  * @param release             the upstream release the patches apply to
  * @param dir                 {@code patches/<release>/}
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
  * @param oracleVersion       the version of the org.apache.rocketmq jars the line's suites compare with
  * @param testedModules       upstream modules whose own unit tests run on the stock and patched trees
  * @param stockFailures       upstream tests (class name) that fail on the stock tree here, with the reason;
- *                            they are left out of both runs (see {@link UpstreamTestRun})
+ *                            broker-dist leaves them out of both upstream test runs
  * @param carries             patch file name -> what it carries from our modules
  */
 public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
@@ -54,27 +55,27 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
     public static ReleaseLine load(Path dir) {
         Path file = dir.resolve(DESCRIPTOR);
         if (!Files.isRegularFile(file)) {
-            throw new DistBuildException("no release line at " + dir + " (" + DESCRIPTOR + " missing)");
+            throw new ReleaseLineException("no release line at " + dir + " (" + DESCRIPTOR + " missing)");
         }
         Properties p = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(reader);
         } catch (IOException e) {
-            throw new DistBuildException("cannot read " + file + ": " + e.getMessage());
+            throw new ReleaseLineException("cannot read " + file + ": " + e.getMessage());
         }
         String release = required(p, file, "release");
         if (!dir.getFileName().toString().equals(release)) {
-            throw new DistBuildException(file + " declares release=" + release + " but lives in folder "
+            throw new ReleaseLineException(file + " declares release=" + release + " but lives in folder "
                 + dir.getFileName() + "; the folder must be named after the release");
         }
         String sourceRelease = required(p, file, "source.release");
         if (!sourceRelease.equals("org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release")) {
-            throw new DistBuildException(file + ": source.release must be org.apache.rocketmq:rocketmq-all:" + release
+            throw new ReleaseLineException(file + ": source.release must be org.apache.rocketmq:rocketmq-all:" + release
                 + ":zip:source-release, got " + sourceRelease);
         }
         String oracle = required(p, file, "oracle");
         if (!oracle.startsWith("org.apache.rocketmq:")) {
-            throw new DistBuildException(file + ": oracle must be org.apache.rocketmq:<version>, got " + oracle);
+            throw new ReleaseLineException(file + ": oracle must be org.apache.rocketmq:<version>, got " + oracle);
         }
         List<String> tested = Arrays.stream(required(p, file, "upstream.tests.modules").split(","))
             .map(String::strip).filter(s -> !s.isEmpty()).toList();
@@ -97,12 +98,12 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         int arrow = value.indexOf("<-");
         int colon = value.indexOf(':');
         if (arrow < 0 || colon < arrow) {
-            throw new DistBuildException(file + ": " + key + " must read '<upstream module> <- <our module> : <files>'");
+            throw new ReleaseLineException(file + ": " + key + " must read '<upstream module> <- <our module> : <files>'");
         }
         List<String> files = Arrays.stream(value.substring(colon + 1).strip().split("\\s+"))
             .filter(s -> !s.isEmpty()).toList();
         if (files.isEmpty()) {
-            throw new DistBuildException(file + ": " + key + " names no file");
+            throw new ReleaseLineException(file + ": " + key + " names no file");
         }
         return new Carried(value.substring(0, arrow).strip(), value.substring(arrow + 2, colon).strip(), files);
     }
@@ -110,7 +111,7 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
     private static String required(Properties p, Path file, String key) {
         String value = p.getProperty(key);
         if (value == null || value.isBlank()) {
-            throw new DistBuildException(file + ": missing " + key);
+            throw new ReleaseLineException(file + ": missing " + key);
         }
         return value.strip();
     }
@@ -118,19 +119,44 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
     /** Every line under {@code patchesRoot}, oldest release first. */
     public static List<ReleaseLine> all(Path patchesRoot) {
         List<ReleaseLine> lines = new ArrayList<>();
+        if (!Files.isDirectory(patchesRoot)) {
+            return lines;
+        }
         try (Stream<Path> dirs = Files.list(patchesRoot)) {
             for (Path dir : dirs.filter(d -> Files.isRegularFile(d.resolve(DESCRIPTOR))).toList()) {
                 lines.add(load(dir));
             }
         } catch (IOException e) {
-            throw new DistBuildException("cannot list release lines in " + patchesRoot + ": " + e.getMessage());
+            throw new ReleaseLineException("cannot list release lines in " + patchesRoot + ": " + e.getMessage());
         }
         lines.sort(Comparator.comparing(ReleaseLine::release, ReleaseLine::compareVersions));
         return lines;
     }
 
-    /** Numeric, part by part: 4.9.10 after 4.9.8, 5.3.3 after 4.9.8. */
-    static int compareVersions(String a, String b) {
+    /** The newest line under {@code patchesRoot}: what a command runs when it is not told which. */
+    public static ReleaseLine newest(Path patchesRoot) {
+        List<ReleaseLine> lines = all(patchesRoot);
+        if (lines.isEmpty()) {
+            throw new ReleaseLineException("no release line in " + patchesRoot + " (a line is <release>/" + DESCRIPTOR + ")");
+        }
+        return lines.get(lines.size() - 1);
+    }
+
+    /** The line named {@code release}, or the newest when it is null; an unknown line names the known ones. */
+    public static ReleaseLine resolve(String release, Path patchesRoot) {
+        if (release == null) {
+            return newest(patchesRoot);
+        }
+        if (!Files.isRegularFile(patchesRoot.resolve(release).resolve(DESCRIPTOR))) {
+            throw new ReleaseLineException("unknown release line '" + release + "'; known lines: "
+                + String.join(", ", all(patchesRoot).stream().map(ReleaseLine::release).toList())
+                + " (patches/<release>/" + DESCRIPTOR + ")");
+        }
+        return load(patchesRoot.resolve(release));
+    }
+
+    /** Numeric, part by part: 4.9.10 after 4.9.8, 5.3.3 after 4.9.8; a missing part counts as 0. */
+    public static int compareVersions(String a, String b) {
         String[] x = a.split("[.-]");
         String[] y = b.split("[.-]");
         for (int i = 0; i < Math.max(x.length, y.length); i++) {
@@ -142,10 +168,5 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
             }
         }
         return 0;
-    }
-
-    /** The patch series of this line, in name order. */
-    public PatchSeries patches() {
-        return PatchSeries.read(dir);
     }
 }
