@@ -102,54 +102,17 @@ public final class BrokerDistBuilder {
         Path excludes = writeExcludes(work);
         DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"), lib);
 
-        Map<String, Map<String, SurefireReports.Outcome>> stockOutcomes = new LinkedHashMap<>();
-        Map<String, Map<String, SurefireReports.Outcome>> patchedOutcomes = new LinkedHashMap<>();
+        Map<String, Map<String, Map<String, SurefireReports.Outcome>>> outcomes = new LinkedHashMap<>();
         // stock first: both trees install into the same private repository, and the patched tree's
         // tests must resolve the patched siblings, so each tree installs right before its own tests
         for (String tree : List.of("stock", "patched")) {
-            if (!flavor.equals("both") && !flavor.equals(tree)) {
-                continue;
+            if (flavor.equals("both") || flavor.equals(tree)) {
+                outcomes.put(tree, buildTree(tree, series, maven, List.copyOf(modules), upstreamTests, excludes, work, assembler));
             }
-            UpstreamTree source = UpstreamTree.unpack(path("--source-release"), release, work.resolve(tree));
-            List<String> buildInfo = new ArrayList<>();
-            buildInfo.add("upstream.source=" + line.sourceRelease() + " (Maven Central), built with upstream's Maven build");
-            if (tree.equals("patched")) {
-                int n = 0;
-                for (PatchSeries.Patch patch : series.patches()) {
-                    source.apply(patch);
-                    n++;
-                    buildInfo.add("patch." + n + "=" + patch.name());
-                    buildInfo.add("patch." + n + ".sha256=" + patch.sha256());
-                    System.out.println("hotpath: applied " + patch.name() + " (" + patch.paths().size() + " files, modules "
-                        + patch.modules() + ")");
-                }
-            }
-            maven.install(source.root(), tree, List.copyOf(modules));
-            if (upstreamTests) {
-                maven.test(source.root(), tree, line.testedModules(), excludes);
-                Map<String, Map<String, SurefireReports.Outcome>> outcomes = tree.equals("stock") ? stockOutcomes : patchedOutcomes;
-                for (String module : line.testedModules()) {
-                    outcomes.put(module, SurefireReports.read(source.root().resolve(module)));
-                }
-            }
-            Map<String, Path> replacements = new LinkedHashMap<>();
-            int n = 0;
-            for (String module : series.modules()) {
-                String jarName = UpstreamLib.moduleJarName(module, release);
-                Path jar = source.root().resolve(module).resolve("target").resolve(jarName);
-                if (!Files.isRegularFile(jar)) {
-                    throw new DistBuildException("upstream's build of the " + tree + " tree made no " + module + "/target/" + jarName);
-                }
-                replacements.put(jarName, jar);
-                n++;
-                buildInfo.add("rebuilt." + n + "=lib/" + jarName);
-                buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
-            }
-            Path dist = assembler.assemble(tree, replacements, buildInfo);
-            System.out.println("hotpath: " + tree + " distribution: " + (tree.equals("stock") ? "  " : "") + dist);
         }
         if (upstreamTests) {
-            UpstreamTestReport report = UpstreamTestReport.compare(release, stockOutcomes, patchedOutcomes, line.stockFailures());
+            UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
+                line.stockFailures());
             report.write(work);
             System.out.println(report.markdown());
             System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
@@ -158,6 +121,55 @@ public final class BrokerDistBuilder {
                     + " patched tree, the first: " + report.newFailures().get(0) + " (all in " + work.resolve("upstream-tests.md") + ")");
             }
         }
+    }
+
+    /**
+     * One tree: unpack the source release (and apply the patches to the patched tree), build it with
+     * upstream's build, optionally run upstream's tests, assemble its distribution. Returns the tests'
+     * outcomes per module (empty without tests).
+     */
+    private Map<String, Map<String, SurefireReports.Outcome>> buildTree(String tree, PatchSeries series, UpstreamMavenBuild maven,
+                                                                      List<String> modules, boolean upstreamTests, Path excludes,
+                                                                      Path work, DistAssembler assembler) {
+        String release = line.release();
+        UpstreamTree source = UpstreamTree.unpack(path("--source-release"), release, work.resolve(tree));
+        List<String> buildInfo = new ArrayList<>();
+        buildInfo.add("upstream.source=" + line.sourceRelease() + " (Maven Central), built with upstream's Maven build");
+        if (tree.equals("patched")) {
+            int n = 0;
+            for (PatchSeries.Patch patch : series.patches()) {
+                source.apply(patch);
+                n++;
+                buildInfo.add("patch." + n + "=" + patch.name());
+                buildInfo.add("patch." + n + ".sha256=" + patch.sha256());
+                System.out.println("hotpath: applied " + patch.name() + " (" + patch.paths().size() + " files, modules "
+                    + patch.modules() + ")");
+            }
+        }
+        maven.install(source.root(), tree, modules);
+        Map<String, Map<String, SurefireReports.Outcome>> outcomes = new LinkedHashMap<>();
+        if (upstreamTests) {
+            maven.test(source.root(), tree, line.testedModules(), excludes);
+            for (String module : line.testedModules()) {
+                outcomes.put(module, SurefireReports.read(source.root().resolve(module)));
+            }
+        }
+        Map<String, Path> replacements = new LinkedHashMap<>();
+        int n = 0;
+        for (String module : series.modules()) {
+            String jarName = UpstreamLib.moduleJarName(module, release);
+            Path jar = source.root().resolve(module).resolve("target").resolve(jarName);
+            if (!Files.isRegularFile(jar)) {
+                throw new DistBuildException("upstream's build of the " + tree + " tree made no " + module + "/target/" + jarName);
+            }
+            replacements.put(jarName, jar);
+            n++;
+            buildInfo.add("rebuilt." + n + "=lib/" + jarName);
+            buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
+        }
+        Path dist = assembler.assemble(tree, replacements, buildInfo);
+        System.out.println("hotpath: " + tree + " distribution: " + (tree.equals("stock") ? "  " : "") + dist);
+        return outcomes;
     }
 
     /**
