@@ -40,13 +40,18 @@ known_lines() {
   done | sort -t. -k1,1n -k2,2n -k3,3n | tr '\n' ' ' | sed 's/ $//'
 }
 
-# The newest line: what a command that needs one line builds or runs when none is named. The Java side
-# tools have the same rule in io.hotpath.lines.ReleaseLine (module release-lines).
+# The newest complete line: what a command that needs one line builds or runs when none is named. A partial
+# line (complete=false in its descriptor) is built and tested, never the default. The Java side tools have
+# the same rule in io.hotpath.lines.ReleaseLine (module release-lines).
 newest_line() {
-  local all
+  local all line newest=""
   all=$(known_lines)
   [ -n "$all" ] || die "no release line under $HOTPATH_ROOT/patches (no */line.properties)"
-  echo "${all##* }"
+  for line in $all; do
+    grep -q '^complete=false$' "$HOTPATH_ROOT/patches/$line/line.properties" || newest="$line"
+  done
+  [ -n "$newest" ] || die "no complete release line under $HOTPATH_ROOT/patches (every line says complete=false)"
+  echo "$newest"
 }
 
 # Echoes the release if patches/<release>/line.properties exists; else one clear error.

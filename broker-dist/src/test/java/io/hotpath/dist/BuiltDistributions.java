@@ -7,6 +7,12 @@ import java.nio.file.Path;
 /** Where Maven's process-classes phase put the distributions and their inputs (see broker-dist/pom.xml). */
 final class BuiltDistributions {
 
+    /**
+     * A test about one line's behaviour (its oracle, its patches) carries {@code @Tag(LINE_TAG_PREFIX + release)}:
+     * surefire runs the untagged tests and those of the line this build assembled (broker-dist/pom.xml, groups).
+     */
+    static final String LINE_TAG_PREFIX = "line-";
+
     private BuiltDistributions() {
     }
 
@@ -37,7 +43,12 @@ final class BuiltDistributions {
 
     /** Upstream's source-release archive of the line, as Maven copied it from Central. */
     static Path sourceRelease() {
-        return Path.of(System.getProperty("hotpath.source.release", "target/upstream-source-release.zip"));
+        return Path.of(System.getProperty("hotpath.source.release", "target/upstream/" + upstreamVersion() + "/source-release.zip"));
+    }
+
+    /** The line's upstream jars as Maven Central ships them (the runtime classpath of its servers). */
+    static Path upstreamLib() {
+        return Path.of(System.getProperty("hotpath.upstream.lib", "target/upstream/" + upstreamVersion() + "/lib"));
     }
 
     static Path projectRoot() {

@@ -13,6 +13,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import org.junit.jupiter.api.Tag;
 
 /**
  * hotpath-codec's send-header suites (contract, differential properties, field coverage) run
@@ -24,6 +25,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * the suite, independent of the broker jar. {@link TestedSendHeaderProvenanceTest} pins down which
  * classes ran. jqwik.tries.default generated cases per property (>= 100,000 in CI).
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class PatchedBrokerSendHeaderSuitesTest {
 
     /** The suites, as hotpath-codec names them; with candidate=broker each tests the patched processors. */

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * The PATCHED {@code org.apache.rocketmq.common.message.MessageDecoder}, exactly as the patched
  * broker runs it: loaded from the patched distribution's lib/ by its own class loader.
  *
- * <p>Why an isolated loader: the test classpath must hold the STOCK rocketmq-common 4.9.0 jar, which
- * is the oracle ({@link PropertiesCodecImpl#upstream490()} links to it statically), and both classes
+ * <p>Why an isolated loader: the test classpath must hold the line's STOCK rocketmq-common jar, which
+ * is the oracle ({@link #stock()} links to it statically), and both classes
  * have the same name. A URLClassLoader over lib/*.jar whose parent is the platform loader (JDK only,
  * not the test classpath) sees nothing of the stock jar, so every rocketmq class, and the
  * io.hotpath.codec classes the patch added, come from the patched distribution. The static methods
@@ -58,8 +58,18 @@ final class PatchedMessageDecoder {
     /** The patched decoder as a codec implementation the hotpath-codec suites can test. */
     static PropertiesCodecImpl codec() {
         PatchedMessageDecoder patched = get();
-        return PropertiesCodecImpl.of("patched 4.9.0 MessageDecoder (" + BuiltDistributions.patched().getFileName() + "/lib)",
-            patched::messageProperties2String, patched::string2messageProperties);
+        return PropertiesCodecImpl.of("patched " + BuiltDistributions.upstreamVersion() + " MessageDecoder ("
+            + BuiltDistributions.patched().getFileName() + "/lib)", patched::messageProperties2String, patched::string2messageProperties);
+    }
+
+    /**
+     * The line's stock decoder, the oracle: the rocketmq-common jar on the test classpath, which is the line's oracle
+     * version from Maven Central (ShippedLinesTest and TestedDecoderProvenanceTest check both).
+     */
+    static PropertiesCodecImpl stock() {
+        return PropertiesCodecImpl.of("stock " + BuiltDistributions.upstreamVersion() + " MessageDecoder (Maven Central)",
+            org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
+            org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
     }
 
     String messageProperties2String(Map<String, String> properties) {

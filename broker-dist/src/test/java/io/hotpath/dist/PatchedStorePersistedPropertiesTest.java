@@ -17,6 +17,7 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Patch 0003 in the PATCHED 4.9.0 DefaultMessageStore of the built broker (loaded from the patched
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * op, resume, send-back, offset-moved) are driven, and compared with 4.9.8, by
  * {@link Upstream498StoreComparisonTest}; the 2m-2s smoke exercises the transaction path on a live broker.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class PatchedStorePersistedPropertiesTest {
 
     private static final String SEP = "\2";

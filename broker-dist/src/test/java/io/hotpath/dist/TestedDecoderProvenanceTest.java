@@ -8,18 +8,31 @@ import java.nio.charset.StandardCharsets;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract and differential suites only prove the patch if the candidate really is the patched
- * class and the oracle really is stock 4.9.0; both would pass if, say, the patch had not been
- * applied. These tests pin down which bytes each side runs.
+ * class and the oracle really is the line's stock release; both would pass if, say, the patch had not
+ * been applied. These tests pin down which bytes each side runs, for whichever line this build assembled:
+ * the codec the candidate must delegate to is the {@code PropertiesCodec*} the line's descriptor says a
+ * patch carries into common.
  */
 class TestedDecoderProvenanceTest {
 
-    private static final String CODEC_INTERNAL_NAME = "io/hotpath/codec/PropertiesCodec490";
+    private static final String CODEC_INTERNAL_NAME = lineCodecInternalName();
+
+    private static String lineCodecInternalName() {
+        List<String> codecs = BuiltDistributions.line().carries().values().stream()
+            .filter(carried -> carried.upstreamModule().equals("common"))
+            .flatMap(carried -> carried.files().stream())
+            .filter(file -> file.matches("io/hotpath/codec/PropertiesCodec\\d+\\.java"))
+            .toList();
+        assertThat(codecs).as("the properties codec the line's patches carry into common").hasSize(1);
+        return codecs.get(0).substring(0, codecs.get(0).length() - ".java".length());
+    }
 
     @Test
     void candidateIsLoadedFromThePatchedDistributionsCommonJar() throws Exception {
@@ -32,14 +45,15 @@ class TestedDecoderProvenanceTest {
     }
 
     @Test
-    void candidateDelegatesToPropertiesCodec490FromThePatchedJar() throws Exception {
+    void candidateDelegatesToTheLinesCodecFromThePatchedJar() throws Exception {
         PatchedMessageDecoder patched = PatchedMessageDecoder.get();
         assertThat(classBytes(patched.loader)).contains(CODEC_INTERNAL_NAME);
 
         patched.string2messageProperties("a\1b\2");
-        Class<?> codec = Class.forName("io.hotpath.codec.PropertiesCodec490", false, patched.loader);
+        String codecName = CODEC_INTERNAL_NAME.replace('/', '.');
+        Class<?> codec = Class.forName(codecName, false, patched.loader);
         assertThat(codec.getClassLoader()).as("the codec the patch added, not hotpath-codec's").isSameAs(patched.loader);
-        assertThat(codec).isNotSameAs(io.hotpath.codec.PropertiesCodec490.class);
+        assertThat(codec).isNotSameAs(Class.forName(codecName, false, getClass().getClassLoader()));
     }
 
     @Test
@@ -48,7 +62,7 @@ class TestedDecoderProvenanceTest {
         // distribution is rebuilt from the source release (PatchedDistributionTest proves that
         // build holds Central's entries), so only Central's jar is upstream's own bytes
         Path oracleJar = Path.of(MessageDecoder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path centralJar = BuiltDistributions.target().resolve("upstream-lib").resolve(oracleJar.getFileName());
+        Path centralJar = BuiltDistributions.upstreamLib().resolve(oracleJar.getFileName());
         assertThat(oracleJar.getFileName().toString()).isEqualTo("rocketmq-common-" + BuiltDistributions.upstreamVersion() + ".jar");
         assertThat(Digests.sha256(oracleJar)).isEqualTo(Digests.sha256(centralJar));
         assertThat(classBytes(MessageDecoder.class.getClassLoader())).doesNotContain(CODEC_INTERNAL_NAME);
@@ -63,7 +77,8 @@ class TestedDecoderProvenanceTest {
     }
 
     @Test
-    void candidateAndOracleAgreeOnWhatA490BrokerStores() {
+    void candidateAndOracleAgreeOnWhatABrokerStores() {
+        // a stock 4.9.0 broker's block (WAIT, trailing separator): every later release reads such records too
         String stored = "KEYS\1OrderID188\2UNIQ_KEY\1" + "7F0000010B5718B4AAC2170C8D500000"
             + "\2CLUSTER\1DefaultCluster\2WAIT\1true\2TAGS\1TagA\2";
         Map<String, String> parsed = PatchedMessageDecoder.get().string2messageProperties(stored);

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@link PatchedBrokerSendHeaderSuitesTest} only proves patch 0002 if the processors it runs are the
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * SendHeaderDecoder and not through RemotingCommand#decodeCommandCustomHeader, while the stock
  * 4.9.0 processor (test classpath) still reads them by reflection.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class TestedSendHeaderProvenanceTest {
 
     private static final String DECODER = "io.hotpath.codec.header.SendHeaderDecoder";

@@ -16,6 +16,7 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The 32767-byte properties limit through both stores' normal put path: the PATCHED 4.9.0 {@code DefaultMessageStore}
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * the same response code in patched 4.9.0 and 4.9.8 (patched: its own {@code SendMessageProcessor#handlePutMessageResult};
  * 4.9.8: that switch restated), and that an accepted message is stored as 4.9.8 stores it.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class Upstream498PropertiesLimitTest {
 
     private static final String U1 = "UNIQ_KEY\0017F0000010B5718B4AAC2170C8D5000";

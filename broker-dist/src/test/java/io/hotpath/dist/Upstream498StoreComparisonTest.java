@@ -23,6 +23,7 @@ import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue #4 item 3(b): the PATCHED 4.9.0 {@code DefaultMessageStore} (classes from the patched distribution's lib/)
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * <p>The control, {@link #stock490DiffersFrom498WithoutWaitOnEveryPath}, runs the same probe on the unpatched 4.9.0
  * store and broker: every record differs, so the equality is the patch's doing.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class Upstream498StoreComparisonTest {
 
     private static final byte SEP = 2;

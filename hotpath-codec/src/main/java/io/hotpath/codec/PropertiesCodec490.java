@@ -44,9 +44,9 @@ import java.util.Map;
 public final class PropertiesCodec490 {
 
     /** U+0001 between a name and its value, as upstream's {@code MessageDecoder.NAME_VALUE_SEPARATOR}. */
-    public static final char NAME_VALUE_SEPARATOR = 1;
+    public static final char NAME_VALUE_SEPARATOR = PropertiesEncoder.NAME_VALUE_SEPARATOR;
     /** U+0002 after each property, as upstream's {@code MessageDecoder.PROPERTY_SEPARATOR}. */
-    public static final char PROPERTY_SEPARATOR = 2;
+    public static final char PROPERTY_SEPARATOR = PropertiesEncoder.PROPERTY_SEPARATOR;
 
     private PropertiesCodec490() {
     }

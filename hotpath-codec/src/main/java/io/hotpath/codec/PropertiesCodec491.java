@@ -24,7 +24,7 @@ import java.util.Map;
  * drop-in for that line's {@code MessageDecoder#messageProperties2String} and
  * {@code #string2messageProperties}, and the format the trimmed store persists.
  *
- * <p>Differs from {@link PropertiesCodec490} on purpose: encode writes no trailing {@code \2};
+ * <p>Differs from {@code PropertiesCodec490} on purpose: encode writes no trailing {@code \2};
  * parse takes a segment only when its first {@code \1} lies after the segment start and before
  * its last char, so an empty key is dropped and a value may contain further {@code \1}s. As in
  * 4.9.8, the {@code \1} search is not bounded by the segment: when the first {@code \1} at or
@@ -47,16 +47,16 @@ public final class PropertiesCodec491 {
         }
         final int len = properties.length();
         // first \1 at or after index, reused across segments (upstream rescans from every segment)
-        int nv = properties.indexOf(PropertiesCodec490.NAME_VALUE_SEPARATOR);
+        int nv = properties.indexOf(PropertiesEncoder.NAME_VALUE_SEPARATOR);
         int index = 0;
         while (index < len) {
-            int end = properties.indexOf(PropertiesCodec490.PROPERTY_SEPARATOR, index);
+            int end = properties.indexOf(PropertiesEncoder.PROPERTY_SEPARATOR, index);
             if (end < 0) {
                 end = len;
             }
             if (end - index >= 3) {
                 if (nv >= 0 && nv < index) {
-                    nv = properties.indexOf(PropertiesCodec490.NAME_VALUE_SEPARATOR, index);
+                    nv = properties.indexOf(PropertiesEncoder.NAME_VALUE_SEPARATOR, index);
                 }
                 if (nv > index && nv < end - 1) {
                     map.put(PropertyNames.name(properties, index, nv),

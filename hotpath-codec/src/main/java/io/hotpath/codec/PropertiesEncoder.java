@@ -26,6 +26,10 @@ import java.util.Map;
  */
 final class PropertiesEncoder {
 
+    // here, not in a format's class: every line's properties patch carries this class, and only its own format
+    static final char NAME_VALUE_SEPARATOR = 1;
+    static final char PROPERTY_SEPARATOR = 2;
+
     private PropertiesEncoder() {
     }
 
@@ -54,10 +58,10 @@ final class PropertiesEncoder {
                 }
                 written.getChars(0, nameLen, chars, pos);
                 pos += nameLen;
-                chars[pos++] = PropertiesCodec490.NAME_VALUE_SEPARATOR;
+                chars[pos++] = NAME_VALUE_SEPARATOR;
                 value.getChars(0, valueLen, chars, pos);
                 pos += valueLen;
-                chars[pos++] = PropertiesCodec490.PROPERTY_SEPARATOR;
+                chars[pos++] = PROPERTY_SEPARATOR;
             }
             if (!trailingSeparator && pos > 0) {
                 pos--;

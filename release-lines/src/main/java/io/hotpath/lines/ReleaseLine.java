@@ -29,10 +29,13 @@ import java.util.stream.Stream;
  * @param stockFailures       upstream tests (class name) that fail on the stock tree here, with the reason;
  *                            broker-dist leaves them out of both upstream test runs
  * @param carries             patch file name -> what it carries from our modules
+ * @param complete            false while the line ships only some of its patches ({@code complete=false}):
+ *                            it is built and tested, but a command that runs one line by default runs the
+ *                            newest complete one, and the end-to-end checks (which assert every patch) refuse it
  */
 public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
                           List<String> testedModules, Map<String, String> stockFailures,
-                          Map<String, Carried> carries) {
+                          Map<String, Carried> carries, boolean complete) {
 
     public static final String DESCRIPTOR = "line.properties";
 
@@ -89,8 +92,12 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
                 carries.put(key.substring("carries.".length()), parseCarried(file, key, p.getProperty(key)));
             }
         }
+        String complete = p.getProperty("complete", "true").strip();
+        if (!complete.equals("true") && !complete.equals("false")) {
+            throw new ReleaseLineException(file + ": complete must be true or false, got " + complete);
+        }
         return new ReleaseLine(release, dir, sourceRelease, oracle.substring("org.apache.rocketmq:".length()),
-            tested, stockFailures, carries);
+            tested, stockFailures, carries, Boolean.parseBoolean(complete));
     }
 
     /** {@code <upstream module> <- <our module> : <file> <file> ...} */
@@ -133,16 +140,23 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         return lines;
     }
 
-    /** The newest line under {@code patchesRoot}: what a command runs when it is not told which. */
+    /**
+     * The newest complete line under {@code patchesRoot}: what a command runs when it is not told which. A partial
+     * line ({@code complete=false}) is never the default: its patches do not yet make the broker the other lines make.
+     */
     public static ReleaseLine newest(Path patchesRoot) {
         List<ReleaseLine> lines = all(patchesRoot);
         if (lines.isEmpty()) {
             throw new ReleaseLineException("no release line in " + patchesRoot + " (a line is <release>/" + DESCRIPTOR + ")");
         }
-        return lines.get(lines.size() - 1);
+        List<ReleaseLine> complete = lines.stream().filter(ReleaseLine::complete).toList();
+        if (complete.isEmpty()) {
+            throw new ReleaseLineException("no complete release line in " + patchesRoot + " (every line says complete=false)");
+        }
+        return complete.get(complete.size() - 1);
     }
 
-    /** The line named {@code release}, or the newest when it is null; an unknown line names the known ones. */
+    /** The line named {@code release} (partial or not), or the newest complete one when it is null; an unknown line names the known ones. */
     public static ReleaseLine resolve(String release, Path patchesRoot) {
         if (release == null) {
             return newest(patchesRoot);

@@ -33,6 +33,25 @@ class ReleaseLineTest {
     }
 
     @Test
+    void aPartialLineIsBuiltWhenNamedButNeverTheDefault(@TempDir Path patches) throws IOException {
+        write(patches.resolve("4.9.0"), descriptor("4.9.0"));
+        write(patches.resolve("4.9.8"), "complete=false\n" + descriptor("4.9.8"));
+        assertThat(ReleaseLine.load(patches.resolve("4.9.0")).complete()).isTrue();
+        assertThat(ReleaseLine.load(patches.resolve("4.9.8")).complete()).isFalse();
+        assertThat(ReleaseLine.all(patches)).extracting(ReleaseLine::release).containsExactly("4.9.0", "4.9.8");
+        assertThat(ReleaseLine.newest(patches).release()).isEqualTo("4.9.0");
+        assertThat(ReleaseLine.resolve(null, patches).release()).isEqualTo("4.9.0");
+        assertThat(ReleaseLine.resolve("4.9.8", patches).complete()).isFalse();
+
+        write(patches.resolve("4.9.0"), "complete=false\n" + descriptor("4.9.0"));
+        assertThatThrownBy(() -> ReleaseLine.newest(patches)).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("no complete release line");
+        write(patches.resolve("4.9.0"), "complete=maybe\n" + descriptor("4.9.0"));
+        assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("complete must be true or false, got maybe");
+    }
+
+    @Test
     void anUnknownLineNamesTheKnownOnes(@TempDir Path patches) throws IOException {
         write(patches.resolve("4.9.0"), descriptor("4.9.0"));
         assertThatThrownBy(() -> ReleaseLine.resolve("4.9.9", patches)).isInstanceOf(ReleaseLineException.class)

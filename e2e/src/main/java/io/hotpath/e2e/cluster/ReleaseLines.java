@@ -27,13 +27,23 @@ public final class ReleaseLines {
         return resolve(null, projectRoot);
     }
 
-    /** {@code requested} when it is a known line, the newest line when it is null; else one line naming the known ones. */
+    /**
+     * {@code requested} when it is a known complete line, the newest complete line when it is null; else one line
+     * naming the known ones. A partial line is refused: the cluster checks assert what every patch of a line does.
+     */
     public static String resolve(String requested, Path projectRoot) {
+        ReleaseLine line;
         try {
-            return ReleaseLine.resolve(requested, projectRoot.resolve("patches")).release();
+            line = ReleaseLine.resolve(requested, projectRoot.resolve("patches"));
         } catch (ReleaseLineException e) {
             throw new UsageException(e.getMessage());
         }
+        if (!line.complete()) {
+            throw new UsageException("release line '" + line.release() + "' is partial (complete=false in its "
+                + ReleaseLine.DESCRIPTOR + "): the end-to-end checks need every patch of a line; build and test it with"
+                + " bin/hotpath build-broker --line " + line.release());
+        }
+        return line.release();
     }
 
     /** Where bin/hotpath build-broker puts the {@code flavor} distribution of {@code release}. */

@@ -17,8 +17,12 @@ class ReleaseLinesTest {
     Path root;
 
     private void line(String release) throws IOException {
+        line(release, "");
+    }
+
+    private void line(String release, String extra) throws IOException {
         Path dir = Files.createDirectories(root.resolve("patches").resolve(release));
-        Files.writeString(dir.resolve("line.properties"), "release=" + release + "\n"
+        Files.writeString(dir.resolve("line.properties"), extra + "release=" + release + "\n"
             + "source.release=org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release\n"
             + "oracle=org.apache.rocketmq:" + release + "\n"
             + "upstream.tests.modules=common\n");
@@ -44,6 +48,17 @@ class ReleaseLinesTest {
 
         assertThatThrownBy(() -> ReleaseLines.resolve("4.9.9", root)).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("unknown release line '4.9.9'; known lines: 4.9.0, 4.9.8");
+    }
+
+    @Test
+    void aPartialLineIsNeverTheDefaultAndIsRefusedWithTheCommandThatBuildsIt() throws IOException {
+        line("4.9.0");
+        line("4.9.8", "complete=false\n");
+
+        assertThat(ReleaseLines.newest(root)).isEqualTo("4.9.0");
+        assertThatThrownBy(() -> ReleaseLines.resolve("4.9.8", root)).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("release line '4.9.8' is partial (complete=false in its line.properties)")
+                .hasMessageContaining("bin/hotpath build-broker --line 4.9.8");
     }
 
     @Test
