@@ -20,13 +20,13 @@ import java.util.Set;
  * <ol>
  *   <li>unpack upstream's source release (Maven Central) into a stock tree and a patched tree, and
  *       {@code git apply} the line's patches, in name order, to the patched one;</li>
- *   <li>build the modules the patches touch with upstream's own Maven build on each tree, checkstyle
- *       included ({@link UpstreamMavenBuild}; nothing is installed into {@code ~/.m2});</li>
+ *   <li>build the servers (namesrv, broker, tools) and every module they need with upstream's own Maven
+ *       build on each tree, checkstyle included ({@link UpstreamMavenBuild}; nothing is installed into
+ *       {@code ~/.m2}), and copy their runtime classpath as upstream's poms resolve it;</li>
  *   <li>optionally run upstream's own unit tests of the line's tested modules on both trees and fail on
  *       any test that passes on stock and not on patched ({@link UpstreamTestReport});</li>
- *   <li>assemble {@code target/rocketmq-<release>-{stock,patched}/}: the servers' runtime classpath from
- *       Maven Central, with the jars of the touched modules as each tree's build made them, so the two
- *       distributions differ by the patches and nothing else.</li>
+ *   <li>assemble {@code target/rocketmq-<release>-{stock,patched}/} from each tree's build: the same
+ *       build of the same source, so the two distributions differ by the patches and nothing else.</li>
  * </ol>
  *
  * <p>Every failure ends in one {@code hotpath: error: ...} line on stderr and exit code 2.
@@ -34,7 +34,7 @@ import java.util.Set;
 public final class BrokerDistBuilder {
 
     private static final List<String> OPTIONS = List.of("--line", "--flavor", "--upstream-tests", "--source-release",
-        "--upstream-lib", "--dist-template", "--target", "--store-home", "--maven-home", "--user-repository");
+        "--dist-template", "--target", "--store-home", "--maven-home", "--user-repository");
     private static final String USAGE = "usage: BrokerDistBuilder " + String.join(" X ", OPTIONS) + " X";
 
     private final Map<String, String> options;
@@ -84,23 +84,19 @@ public final class BrokerDistBuilder {
         boolean upstreamTests = options.get("--upstream-tests").equals("true");
         Path target = path("--target");
         Path work = target.resolve("upstream").resolve(release);
-        UpstreamLib lib = UpstreamLib.at(path("--upstream-lib"), release);
-        lib.verifyIsRecordedServerClasspath();
         PatchSeries series = PatchSeries.read(line.dir());
         if (series.patches().isEmpty()) {
             throw new DistBuildException("no *.patch files in " + line.dir() + ": a patched distribution would equal stock");
         }
-        for (String module : series.modules()) {
-            lib.moduleJar(module); // fails early, naming the module, if the servers do not run it
-        }
-        UpstreamMavenBuild maven = new UpstreamMavenBuild(path("--maven-home"), work.resolve("m2"),
+        UpstreamMavenBuild maven = new UpstreamMavenBuild(path("--maven-home"), line.buildProperties(), work.resolve("m2"),
             path("--user-repository"), work.resolve("logs"));
-        Set<String> modules = new LinkedHashSet<>(series.modules());
+        Set<String> modules = new LinkedHashSet<>(UpstreamLib.SERVERS);
+        modules.addAll(series.modules());
         if (upstreamTests) {
             modules.addAll(line.testedModules());
         }
         Path excludes = writeExcludes(work);
-        DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"), lib);
+        DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"));
 
         Map<String, Map<String, Map<String, SurefireReports.Outcome>>> outcomes = new LinkedHashMap<>();
         // stock first: both trees install into the same private repository, and the patched tree's
@@ -154,20 +150,18 @@ public final class BrokerDistBuilder {
                 outcomes.put(module, SurefireReports.read(source.root().resolve(module)));
             }
         }
-        Map<String, Path> replacements = new LinkedHashMap<>();
+        Path libDir = work.resolve(tree + "-lib");
+        maven.copyRuntimeClasspath(source.root(), tree, UpstreamLib.SERVERS, libDir);
+        UpstreamLib lib = UpstreamLib.ofTree(source.root(), libDir, release);
         int n = 0;
         for (String module : series.modules()) {
-            String jarName = UpstreamLib.moduleJarName(module, release);
-            Path jar = source.root().resolve(module).resolve("target").resolve(jarName);
-            if (!Files.isRegularFile(jar)) {
-                throw new DistBuildException("upstream's build of the " + tree + " tree made no " + module + "/target/" + jarName);
-            }
-            replacements.put(jarName, jar);
+            // the jars the patches change, by name and digest; lib.moduleJar fails if the servers do not run the module
+            Path jar = lib.moduleJar(module);
             n++;
-            buildInfo.add("rebuilt." + n + "=lib/" + jarName);
+            buildInfo.add("rebuilt." + n + "=lib/" + jar.getFileName());
             buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
         }
-        Path dist = assembler.assemble(tree, replacements, buildInfo);
+        Path dist = assembler.assemble(tree, lib, buildInfo);
         System.out.println("hotpath: " + tree + " distribution: " + (tree.equals("stock") ? "  " : "") + dist);
         return outcomes;
     }

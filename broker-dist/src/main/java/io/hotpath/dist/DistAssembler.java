@@ -35,14 +35,12 @@ public final class DistAssembler {
     private final Path target;
     private final String version;
     private final String storeHome;
-    private final UpstreamLib lib;
 
-    public DistAssembler(Path template, Path target, String version, String storeHome, UpstreamLib lib) {
+    public DistAssembler(Path template, Path target, String version, String storeHome) {
         this.template = template;
         this.target = target;
         this.version = version;
         this.storeHome = storeHome;
-        this.lib = lib;
     }
 
     public static String distName(String version, String flavor) {
@@ -50,10 +48,10 @@ public final class DistAssembler {
     }
 
     /**
-     * Assembles one flavor. {@code replacements} maps lib/ jar names to rebuilt jars;
-     * {@code buildInfo} lines are appended to BUILD-INFO.txt after flavor and version.
+     * Assembles one flavor with {@code lib} (its tree's build) as lib/; {@code buildInfo} lines are appended to
+     * BUILD-INFO.txt after flavor and version.
      */
-    public Path assemble(String flavor, Map<String, Path> replacements, List<String> buildInfo) {
+    public Path assemble(String flavor, UpstreamLib lib, List<String> buildInfo) {
         Path dist = target.resolve(distName(version, flavor));
         Path staging = target.resolve("." + dist.getFileName() + ".staging");
         Path previous = target.resolve("." + dist.getFileName() + ".previous");
@@ -64,13 +62,7 @@ public final class DistAssembler {
             copyConf(template.resolve("conf"), staging.resolve("conf"));
             Path libDir = Files.createDirectories(staging.resolve("lib"));
             for (String jar : lib.jarNames()) {
-                Path from = replacements.getOrDefault(jar, lib.dir().resolve(jar));
-                Files.copy(from, libDir.resolve(jar), StandardCopyOption.COPY_ATTRIBUTES);
-            }
-            for (String replaced : replacements.keySet()) {
-                if (!lib.jarNames().contains(replaced)) {
-                    throw new DistBuildException("rebuilt " + replaced + " replaces no jar of the stock lib/");
-                }
+                Files.copy(lib.dir().resolve(jar), libDir.resolve(jar), StandardCopyOption.COPY_ATTRIBUTES);
             }
             StringBuilder info = new StringBuilder()
                 .append("# rocketmq-hotpath broker distribution, written by io.hotpath.dist.BrokerDistBuilder\n")

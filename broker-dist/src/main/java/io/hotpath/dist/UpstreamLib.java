@@ -16,14 +16,17 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * The stock upstream runtime classpath Maven copied for the servers (rocketmq-namesrv,
- * rocketmq-broker, rocketmq-tools), checked against what upstream's own release build recorded.
+ * A distribution's lib/: the servers (rocketmq-namesrv, rocketmq-broker, rocketmq-tools) and their runtime
+ * classpath as upstream's own build of one tree made and resolved them ({@link UpstreamMavenBuild}), checked
+ * against what that build recorded.
  *
- * <p>Every Apache RocketMQ jar carries {@code META-INF/DEPENDENCIES}: the transitive dependencies of
- * that module, with versions, as its release build resolved them. lib/ must be exactly the servers
- * plus their recorded dependencies (so version mediation in our build
- * cannot silently ship, say, another netty). The jars of patched modules are then replaced by the ones
- * upstream's own Maven build made of the patched tree ({@link UpstreamMavenBuild}).
+ * <p>Why from the tree and not from Maven Central: the distribution must be what a user's build of the
+ * (patched) source release makes, and Central does not even have every server of every release (there is
+ * no rocketmq-broker, rocketmq-namesrv or rocketmq-filter 4.9.8 jar on Central).
+ *
+ * <p>Every Apache RocketMQ jar carries {@code META-INF/DEPENDENCIES} (written by the Apache parent pom's
+ * remote-resources step): the transitive dependencies of that module, with versions, as its build resolved
+ * them. lib/ must be exactly the servers plus their recorded dependencies.
  */
 public final class UpstreamLib {
 
@@ -46,6 +49,27 @@ public final class UpstreamLib {
             throw new DistBuildException("upstream classpath " + dir + " is missing (Maven's copy-dependencies did not run)");
         }
         return new UpstreamLib(dir, version);
+    }
+
+    /**
+     * {@code dir}, where {@link UpstreamMavenBuild#copyRuntimeClasspath} put the servers' classpath, completed with
+     * the servers' own jars from {@code tree}'s build and verified against their recorded dependencies.
+     */
+    public static UpstreamLib ofTree(Path tree, Path dir, String version) {
+        UpstreamLib lib = at(dir, version);
+        for (String server : SERVERS) {
+            Path jar = tree.resolve(server).resolve("target").resolve(moduleJarName(server, version));
+            if (!Files.isRegularFile(jar)) {
+                throw new DistBuildException("upstream's build of " + tree + " made no " + server + "/target/" + jar.getFileName());
+            }
+            try {
+                Files.copy(jar, dir.resolve(jar.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new DistBuildException("cannot copy " + jar + " into " + dir + ": " + e.getMessage());
+            }
+        }
+        lib.verifyIsRecordedServerClasspath();
+        return lib;
     }
 
     public Path dir() {

@@ -37,19 +37,26 @@ public final class UpstreamMavenBuild {
         "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
         "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
 
+    /** The dependency plugin the servers' classpath is copied with; the version our own build pins (root pom). */
+    static final String DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1";
+
     private final Path mavenHome;
+    private final List<String> lineProperties;
     private final Path privateRepository;
     private final Path settings;
     private final Path logs;
 
     /**
      * @param mavenHome         the Maven that runs us ({@code ${maven.home}}), so the nested build uses the same
+     * @param lineProperties    the line's {@code upstream.build.property.*}: {@code -D} properties for every run
      * @param privateRepository the local repository the upstream build installs into (under target/)
      * @param userRepository    the caller's local repository, read-only, tried before Maven Central
      * @param logs              where each run's console output goes
      */
-    public UpstreamMavenBuild(Path mavenHome, Path privateRepository, Path userRepository, Path logs) {
+    public UpstreamMavenBuild(Path mavenHome, Map<String, String> lineProperties, Path privateRepository, Path userRepository,
+                              Path logs) {
         this.mavenHome = mavenHome;
+        this.lineProperties = lineProperties.entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
         this.privateRepository = privateRepository;
         this.logs = logs;
         this.settings = privateRepository.resolveSibling("upstream-settings.xml");
@@ -89,6 +96,24 @@ public final class UpstreamMavenBuild {
     }
 
     /**
+     * Copies the runtime classpath of {@code servers} as upstream's poms resolve it into {@code lib}: third-party
+     * jars from Maven Central (through the user's repository), upstream's own modules from the private repository,
+     * where {@link #install} just put this tree's build of them. The servers' own jars are not included.
+     */
+    public void copyRuntimeClasspath(Path tree, String flavor, List<String> servers, Path lib) {
+        try {
+            FileTrees.deleteRecursively(lib);
+            Files.createDirectories(lib);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot create " + lib + ": " + e.getMessage());
+        }
+        // fully qualified: upstream's poms do not pin this plugin, and Maven's default for the prefix is older
+        run(tree, flavor + "-classpath", List.of("-pl", String.join(",", servers), DEPENDENCY_PLUGIN + ":copy-dependencies",
+            "-DincludeScope=runtime", "-DoutputDirectory=" + lib.toAbsolutePath()),
+            "the servers' runtime classpath of the " + flavor + " tree");
+    }
+
+    /**
      * {@code mvn test} of {@code modules} (their siblings resolve from the private repository, where
      * {@link #install} put this tree's jars). Test failures do not stop the run: the caller reads the reports.
      */
@@ -121,6 +146,7 @@ public final class UpstreamMavenBuild {
         Path log = logs.resolve(logName + ".log");
         List<String> command = new ArrayList<>(List.of(mavenHome.resolve("bin/mvn").toString(), "-B",
             "-s", settings.toString(), "-Dmaven.repo.local=" + privateRepository.toAbsolutePath()));
+        command.addAll(lineProperties);
         command.addAll(goals);
         ProcessBuilder builder = new ProcessBuilder(command).directory(tree.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -132,7 +158,8 @@ public final class UpstreamMavenBuild {
         }
         env.put("JDK_JAVA_OPTIONS", String.join(" ", JDK17_OPENS));
         long start = System.nanoTime();
-        System.out.println("hotpath: " + what + ": mvn " + String.join(" ", goals) + " (log: " + log + ")");
+        System.out.println("hotpath: " + what + ": mvn " + String.join(" ", command.subList(5, command.size()))
+            + " (log: " + log + ")");
         int exit;
         try {
             Files.createDirectories(logs);

@@ -46,11 +46,6 @@ final class BuiltDistributions {
         return Path.of(System.getProperty("hotpath.source.release", "target/upstream/" + upstreamVersion() + "/source-release.zip"));
     }
 
-    /** The line's upstream jars as Maven Central ships them (the runtime classpath of its servers). */
-    static Path upstreamLib() {
-        return Path.of(System.getProperty("hotpath.upstream.lib", "target/upstream/" + upstreamVersion() + "/lib"));
-    }
-
     static Path projectRoot() {
         return Path.of(System.getProperty("hotpath.project.root", ".."));
     }

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -58,13 +59,16 @@ class TestedDecoderProvenanceTest {
 
     @Test
     void oracleIsCentralsStockCommonJar() throws Exception {
-        // the oracle is what Maven Central ships, not our build of the stock tree: the stock
-        // distribution is rebuilt from the source release (PatchedDistributionTest proves that
-        // build holds Central's entries), so only Central's jar is upstream's own bytes
+        // the oracle is what Maven Central ships, not our build of the stock tree: the jar on the test classpath is
+        // the local repository's copy of the line's rocketmq-common, with the bytes Central's .sha1 names
         Path oracleJar = Path.of(MessageDecoder.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path centralJar = BuiltDistributions.upstreamLib().resolve(oracleJar.getFileName());
-        assertThat(oracleJar.getFileName().toString()).isEqualTo("rocketmq-common-" + BuiltDistributions.upstreamVersion() + ".jar");
-        assertThat(Digests.sha256(oracleJar)).isEqualTo(Digests.sha256(centralJar));
+        String version = BuiltDistributions.upstreamVersion();
+        assertThat(oracleJar).isEqualTo(Path.of(System.getProperty("hotpath.maven.repo"))
+            .resolve("org/apache/rocketmq/rocketmq-common").resolve(version).resolve("rocketmq-common-" + version + ".jar")
+            .toAbsolutePath().normalize());
+        Path sha1 = oracleJar.resolveSibling(oracleJar.getFileName() + ".sha1");
+        assertThat(UserRepositoryUntouchedTest.sha1(oracleJar))
+            .isEqualTo(Files.readString(sha1, StandardCharsets.US_ASCII).strip().substring(0, 40));
         assertThat(classBytes(MessageDecoder.class.getClassLoader())).doesNotContain(CODEC_INTERNAL_NAME);
     }
 

@@ -45,7 +45,7 @@ class UserRepositoryUntouchedTest {
         assertThat(notCentrals).as("org.apache.rocketmq files in the user's repository that are not Central's").isEmpty();
     }
 
-    private static String sha1(Path file) throws IOException {
+    static String sha1(Path file) throws IOException {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(Files.readAllBytes(file)));
         } catch (NoSuchAlgorithmException e) {

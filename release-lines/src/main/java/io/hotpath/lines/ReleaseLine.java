@@ -29,13 +29,16 @@ import java.util.stream.Stream;
  * @param stockFailures       upstream tests (class name) that fail on the stock tree here, with the reason;
  *                            broker-dist leaves them out of both upstream test runs
  * @param carries             patch file name -> what it carries from our modules
+ * @param buildProperties     {@code -D} properties every run of upstream's Maven build on this line's trees gets
+ *                            ({@code upstream.build.property.<name>=<value>}), each with its reason in the descriptor:
+ *                            what it takes to build the release with this environment's JDK
  * @param complete            false while the line ships only some of its patches ({@code complete=false}):
  *                            it is built and tested, but a command that runs one line by default runs the
  *                            newest complete one, and the end-to-end checks (which assert every patch) refuse it
  */
 public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
                           List<String> testedModules, Map<String, String> stockFailures,
-                          Map<String, Carried> carries, boolean complete) {
+                          Map<String, Carried> carries, Map<String, String> buildProperties, boolean complete) {
 
     public static final String DESCRIPTOR = "line.properties";
 
@@ -85,8 +88,11 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
 
         Map<String, String> stockFailures = new TreeMap<>();
         Map<String, Carried> carries = new LinkedHashMap<>();
+        Map<String, String> buildProperties = new TreeMap<>();
         for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
-            if (key.startsWith("stock.failure.")) {
+            if (key.startsWith("upstream.build.property.")) {
+                buildProperties.put(key.substring("upstream.build.property.".length()), p.getProperty(key).strip());
+            } else if (key.startsWith("stock.failure.")) {
                 stockFailures.put(key.substring("stock.failure.".length()), p.getProperty(key).strip());
             } else if (key.startsWith("carries.")) {
                 carries.put(key.substring("carries.".length()), parseCarried(file, key, p.getProperty(key)));
@@ -97,7 +103,7 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
             throw new ReleaseLineException(file + ": complete must be true or false, got " + complete);
         }
         return new ReleaseLine(release, dir, sourceRelease, oracle.substring("org.apache.rocketmq:".length()),
-            tested, stockFailures, carries, Boolean.parseBoolean(complete));
+            tested, stockFailures, carries, buildProperties, Boolean.parseBoolean(complete));
     }
 
     /** {@code <upstream module> <- <our module> : <file> <file> ...} */

@@ -52,6 +52,16 @@ class ReleaseLineTest {
     }
 
     @Test
+    void upstreamBuildPropertiesAreReadByName(@TempDir Path patches) throws IOException {
+        write(patches.resolve("4.9.8"), descriptor("4.9.8") + "upstream.build.property.maven.compiler.source=1.8\n"
+            + "upstream.build.property.maven.compiler.target = 1.8 \n");
+        assertThat(ReleaseLine.load(patches.resolve("4.9.8")).buildProperties())
+            .containsExactly(java.util.Map.entry("maven.compiler.source", "1.8"), java.util.Map.entry("maven.compiler.target", "1.8"));
+        write(patches.resolve("4.9.0"), descriptor("4.9.0"));
+        assertThat(ReleaseLine.load(patches.resolve("4.9.0")).buildProperties()).isEmpty();
+    }
+
+    @Test
     void anUnknownLineNamesTheKnownOnes(@TempDir Path patches) throws IOException {
         write(patches.resolve("4.9.0"), descriptor("4.9.0"));
         assertThatThrownBy(() -> ReleaseLine.resolve("4.9.9", patches)).isInstanceOf(ReleaseLineException.class)
