@@ -33,7 +33,7 @@ public final class CompareReport {
     /**
      * A warning line when either build still spends over {@value #JIT_WARMUP_PERCENT} % of its
      * samples compiling: shares taken while the JIT warms up are not those of a steady state
-     * (MEASURING.md: a fresh cluster needs ~120 s of load), otherwise empty.
+     * (a fresh 4.9.0 cluster needed ~120 s of load here before the JIT settled), otherwise empty.
      */
     public static String warmupNote(FamilyShares stock, FamilyShares patched) {
         double s = stock.percent(stock.samples(FrameFamily.JIT_COMPILER));

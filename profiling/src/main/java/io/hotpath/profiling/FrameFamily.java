@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  *
  * <p>Frame names are the JVM's internal ones as async-profiler writes them
  * ({@code org/apache/rocketmq/common/message/MessageDecoder.string2messageProperties}). Matching is
- * by method name where upstream and hotpath keep the same signature (STYLE.md: drop-in entry points
- * keep upstream's names), so the patched build's frames land in the same family.
+ * by method name where upstream and hotpath keep the same signature (the drop-in entry points keep
+ * upstream's names, so that each patch is a body swap), so the patched build's frames land in the same family.
  */
 public enum FrameFamily {
 

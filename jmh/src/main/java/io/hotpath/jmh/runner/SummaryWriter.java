@@ -216,7 +216,7 @@ public final class SummaryWriter {
 
     /**
      * B/op of each fork, when forks disagree by more than 8 B and 1 %: a fork where the JIT did not
-     * remove an allocation (MEASURING.md: reflection may or may not be optimised away per fork).
+     * remove an allocation (reflective instantiation may or may not be optimised away per fork).
      */
     static String forkSpread(JsonObject r) {
         JsonObject norm = r.getAsJsonObject("secondaryMetrics").getAsJsonObject(ALLOC_NORM);
