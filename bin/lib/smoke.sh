@@ -1,8 +1,8 @@
-# bin/hotpath smoke: start a 2m-2s RocketMQ 4.9.0 cluster on 127.0.0.1, send, read everything back,
+# bin/hotpath smoke: start a 2m-2s RocketMQ cluster of one release line on 127.0.0.1, send, read everything back,
 # verify zero loss, stop everything. The Java side (io.hotpath.e2e.cli.ClusterSmoke) does the work and
 # parses the options; this script builds it if needed, and puts it in a private network namespace.
 #
-# Why a namespace: RocketMQ 4.9.0's remoting and HA servers bind 0.0.0.0 and have no bind-address
+# Why a namespace: RocketMQ 4.9.x's remoting and HA servers bind 0.0.0.0 and have no bind-address
 # option. `unshare --net` gives the whole run (controller JVM, name server, four brokers) a network
 # with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
 # PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.

@@ -84,7 +84,7 @@ public final class Campaign {
                         rounds.add(new CampaignReport.Round(scenario, round, distribution.flavor(), result));
                         done++;
                         // rewrite after every round: an interrupted campaign still leaves what it measured
-                        new CampaignReport(rounds, FLAVORS).write(dir, options, header(distributions, network));
+                        new CampaignReport(rounds, FLAVORS).write(dir, options, distributions.get(0).release(), header(distributions, network));
                     }
                 }
             }

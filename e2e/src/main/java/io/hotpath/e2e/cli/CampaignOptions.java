@@ -17,7 +17,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                                         [--warmup S] [--seconds S] [--ci] [--net loopback|realistic] [--line R]
                                         [--base-port P] [--no-netns]
 
-            Stock vs patched RocketMQ 4.9.0 on the 2m-2s cluster (loopback unless --net realistic): for every
+            Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every
             scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
             alternating stock, patched, stock, patched ... A warm-up load of S seconds on its own topic is discarded; then the measured load
             runs for --seconds (paced with --rate, else saturated) and everything acknowledged is read back.

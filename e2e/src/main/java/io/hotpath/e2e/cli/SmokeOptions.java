@@ -36,7 +36,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                                      [--net loopback|realistic] [--line R] [--run-record FILE]
                                      [--base-port P] [--keep-store] [--no-netns]
 
-            Starts a 2m-2s RocketMQ 4.9.0 cluster (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
+            Starts a 2m-2s RocketMQ cluster of the --line's release (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
             sends, like upstream's producer.sh), reads every queue back and checks that every acknowledged message
             is stored with its body and properties. After the measured load it also sends 40 messages with V1
@@ -79,7 +79,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               reads it rather than the console)
               --base-port P   name server port; brokers use P+10..P+43                    [default: 19876]
               --keep-store    keep the brokers' stores after a passing run (always kept on failure)
-              --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.0
+              --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.x
                               binds its servers to 0.0.0.0, so the brokers are then reachable from outside
 
             Runs go to e2e/target/e2e/<timestamp>-<flavor>/ (configs, logs, store, smoke-result.json; the files load.started

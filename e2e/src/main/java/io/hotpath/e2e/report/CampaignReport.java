@@ -122,9 +122,10 @@ public final class CampaignReport {
         return median == 0 ? 0 : (sorted.get(sorted.size() - 1) - sorted.get(0)) / median;
     }
 
-    public String markdown(CampaignOptions options, String header) {
+    /** {@code release}: the line both arms run (stock and patched builds of the same upstream release). */
+    public String markdown(CampaignOptions options, String release, String header) {
         StringBuilder out = new StringBuilder();
-        out.append("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, ").append(options.net().option()).append(")\n\n")
+        out.append("# Campaign: stock vs patched RocketMQ ").append(release).append(" (2m-2s, ").append(options.net().option()).append(")\n\n")
                 .append(header).append("\n\n");
         out.append(String.format(Locale.ROOT, "Rounds per arm: %d, alternating %s; warm-up %d s discarded, measured %d s per round, %s.%n",
                 options.rounds(), String.join(" / ", flavors), options.warmupSeconds(), options.seconds(),
@@ -180,7 +181,7 @@ public final class CampaignReport {
         return out.toString();
     }
 
-    public String json(CampaignOptions options) {
+    public String json(CampaignOptions options, String release) {
         StringJoiner roundsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
         for (Round round : rounds) {
             StringJoiner fields = new StringJoiner(", ", "{", "}");
@@ -200,9 +201,9 @@ public final class CampaignReport {
         // every round ran on the one network of the campaign: its figures once, at the top
         List<String> net = rounds.isEmpty() ? List.of("\"net\": \"" + options.net().option() + "\"")
                 : rounds.get(0).result().network().jsonFields();
-        return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
+        return String.format(Locale.ROOT, "{\n  %s,\n  \"release\": \"%s\",\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
                         + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s\n}\n",
-                String.join(",\n  ", net), options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
+                String.join(",\n  ", net), release, options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
                 options.warmupSeconds(), options.seconds(), roundsJson);
     }
 
@@ -225,9 +226,9 @@ public final class CampaignReport {
         BarChart.write(file, title, unit, flavors, groups);
     }
 
-    public void write(Path dir, CampaignOptions options, String header) throws IOException {
-        Files.writeString(dir.resolve("campaign.json"), json(options));
-        Files.writeString(dir.resolve("report.md"), markdown(options, header));
+    public void write(Path dir, CampaignOptions options, String release, String header) throws IOException {
+        Files.writeString(dir.resolve("campaign.json"), json(options, release));
+        Files.writeString(dir.resolve("report.md"), markdown(options, release, header));
         writeCharts(dir);
     }
 

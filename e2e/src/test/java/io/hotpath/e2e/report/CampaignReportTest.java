@@ -46,9 +46,9 @@ class CampaignReportTest {
     void reportTitleAndJsonNameTheNetwork() {
         CampaignReport empty = new CampaignReport(List.of(), List.of("stock", "patched"));
 
-        assertThat(empty.markdown(CampaignOptions.parse(), "- header")).startsWith("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, loopback)");
-        assertThat(empty.markdown(CampaignOptions.parse("--net", "realistic"), "- header")).contains("(2m-2s, realistic)");
-        assertThat(empty.json(CampaignOptions.parse("--net", "realistic"))).startsWith("{\n  \"net\": \"realistic\",\n");
+        assertThat(empty.markdown(CampaignOptions.parse(), "4.9.8", "- header")).startsWith("# Campaign: stock vs patched RocketMQ 4.9.8 (2m-2s, loopback)");
+        assertThat(empty.markdown(CampaignOptions.parse("--net", "realistic"), "4.9.0", "- header")).contains("(2m-2s, realistic)");
+        assertThat(empty.json(CampaignOptions.parse("--net", "realistic"), "4.9.0")).startsWith("{\n  \"net\": \"realistic\",\n  \"release\": \"4.9.0\",\n");
     }
 
     @Test
