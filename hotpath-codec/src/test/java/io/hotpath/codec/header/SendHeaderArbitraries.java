@@ -46,7 +46,13 @@ final class SendHeaderArbitraries {
 
     /** V2, V1, or both merged: what any send or reply code might carry. */
     static Arbitrary<HashMap<String, String>> anyExtFields() {
-        Arbitrary<HashMap<String, String>> merged = Combinators.combine(v2ExtFields(), v1ExtFields()).as((v2, v1) -> {
+        return v2OrV1OrBoth(v2ExtFields(), v1ExtFields());
+    }
+
+    /** {@link #anyExtFields()} over other field lists (other releases' headers). */
+    static Arbitrary<HashMap<String, String>> v2OrV1OrBoth(Arbitrary<HashMap<String, String>> v2ExtFields,
+                                                           Arbitrary<HashMap<String, String>> v1ExtFields) {
+        Arbitrary<HashMap<String, String>> merged = Combinators.combine(v2ExtFields, v1ExtFields).as((v2, v1) -> {
             if (v2 == null || v1 == null) {
                 return v2 == null ? v1 : v2;
             }
@@ -54,7 +60,7 @@ final class SendHeaderArbitraries {
             m.putAll(v1);
             return m;
         });
-        return Arbitraries.frequencyOf(Tuple.of(4, v2ExtFields()), Tuple.of(4, v1ExtFields()), Tuple.of(1, merged));
+        return Arbitraries.frequencyOf(Tuple.of(4, v2ExtFields), Tuple.of(4, v1ExtFields), Tuple.of(1, merged));
     }
 
     /** Mostly the send and reply codes, sometimes any other. */
@@ -65,8 +71,11 @@ final class SendHeaderArbitraries {
             Tuple.of(1, Arbitraries.integers()));
     }
 
-    /** A quarter well-formed as a producer sends them (every field present and valid), the rest nasty. */
-    private static Arbitrary<HashMap<String, String>> extFields(String[] names, Kind[] kinds, String[] otherNames) {
+    /**
+     * A quarter well-formed as a producer sends them (every field present and valid), the rest nasty. Package-visible
+     * for the suites of other releases' headers (hotpath-line-*), whose field lists differ.
+     */
+    static Arbitrary<HashMap<String, String>> extFields(String[] names, Kind[] kinds, String[] otherNames) {
         return Arbitraries.frequencyOf(
             Tuple.of(1, wellFormed(names, kinds)),
             Tuple.of(3, nasty(names, kinds, otherNames)));

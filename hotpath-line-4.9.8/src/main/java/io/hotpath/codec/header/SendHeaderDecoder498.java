@@ -1,0 +1,170 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one or more
+ * contributor license agreements.  See the NOTICE file distributed with
+ * this work for additional information regarding copyright ownership.
+ * The ASF licenses this file to You under the Apache License, Version 2.0
+ * (the "License"); you may not use this file except in compliance with
+ * the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.hotpath.codec.header;
+
+import java.util.Map;
+import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
+import org.apache.rocketmq.logging.InternalLogger;
+import org.apache.rocketmq.logging.InternalLoggerFactory;
+import org.apache.rocketmq.remoting.common.RemotingHelper;
+import org.apache.rocketmq.remoting.exception.RemotingCommandException;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+
+/**
+ * Drop-in for Apache RocketMQ <b>4.9.8</b>'s {@code AbstractSendMessageProcessor#parseRequestHeader} and
+ * {@code ReplyMessageProcessor#parseRequestHeader}: same V1 header, field by field, same exception, same
+ * log lines, for every extFields map.
+ *
+ * <p>4.9.8 decodes a V2 request (codes 310, 320, 325) into a {@code SendMessageRequestHeaderV2} that it
+ * creates by reflection, through {@code FastCodesHeader#decode}, and then copies it into a new V1 header
+ * ({@code createSendMessageRequestHeaderV1}). This decoder reads the V2 keys straight into the V1 header:
+ * no reflective instantiation, no intermediate V2 object, no copy. What 4.9.8 does, kept on purpose
+ * (docs/upstream-behavior.md, section 2; SendHeaderDecoder498ContractTest):
+ * <ul>
+ *   <li>a missing required key (a-h) is logged as {@code error("the custom field {}.{} is null",
+ *       "SendMessageRequestHeaderV2", key)} on logger {@code RocketmqRemoting}, and the field stays null;</li>
+ *   <li>a number {@code Integer/Long.parseInt} rejects throws its {@code NumberFormatException} out of the
+ *       call (4.9.0 logged it instead), after the lines logged for the keys before it;</li>
+ *   <li>key {@code n} (brokerName, 4.9.5+) becomes the V1 header's {@code bname};</li>
+ *   <li>null extFields give an all-default header without a log line.</li>
+ * </ul>
+ * V1 requests (codes 10, 324) go through 4.9.8's own reflective {@code decodeCommandCustomHeader}, as
+ * upstream does: producers send V2 by default, and 4.9.8's reflection visits the fields in an order of its
+ * own (a HashSet of the class's and its superclass's fields) that a hand-written decoder would have to copy.
+ */
+public final class SendHeaderDecoder498 {
+
+    // The logger FastCodesHeader#getAndCheckNotNull logs to (RemotingCommand's), through the same method.
+    private static final InternalLogger REMOTING_LOG = InternalLoggerFactory.getLogger(RemotingHelper.ROCKETMQ_REMOTING);
+    // FastCodesHeader logs the simple name of the header class it decodes into: always V2 on these codes.
+    private static final String V2_CLASS = "SendMessageRequestHeaderV2";
+
+    private SendHeaderDecoder498() {
+    }
+
+    /**
+     * {@code AbstractSendMessageProcessor#parseRequestHeader} of 4.9.8: SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE
+     * give the V1 header of the decoded V2 keys, SEND_MESSAGE decodes V1, any other code gives null.
+     */
+    public static SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
+        switch (request.getCode()) {
+            case RequestCode.SEND_BATCH_MESSAGE:
+            case RequestCode.SEND_MESSAGE_V2:
+                return decodeV2AsV1(request.getExtFields());
+            case RequestCode.SEND_MESSAGE:
+                return (SendMessageRequestHeader) request.decodeCommandCustomHeader(SendMessageRequestHeader.class);
+            default:
+                return null;
+        }
+    }
+
+    /** {@code ReplyMessageProcessor#parseRequestHeader} of 4.9.8: the same for SEND_REPLY_MESSAGE(_V2). */
+    public static SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
+        switch (request.getCode()) {
+            case RequestCode.SEND_REPLY_MESSAGE_V2:
+                return decodeV2AsV1(request.getExtFields());
+            case RequestCode.SEND_REPLY_MESSAGE:
+                return (SendMessageRequestHeader) request.decodeCommandCustomHeader(SendMessageRequestHeader.class);
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * What 4.9.8's {@code createSendMessageRequestHeaderV1(decodeCommandCustomHeader(SendMessageRequestHeaderV2.class))}
+     * returns for {@code extFields}. Keys are read in 4.9.8's order (a to n), so the lines logged before a
+     * NumberFormatException are the same. ({@code SendMessageRequestHeaderV2#checkFields} is empty in 4.9.8.)
+     */
+    public static SendMessageRequestHeader decodeV2AsV1(Map<String, String> extFields) {
+        SendMessageRequestHeader header = new SendMessageRequestHeader();
+        if (extFields == null) {
+            return header;
+        }
+        String value = required(extFields, "a");
+        if (value != null) {
+            header.setProducerGroup(value);
+        }
+        value = required(extFields, "b");
+        if (value != null) {
+            header.setTopic(value);
+        }
+        value = required(extFields, "c");
+        if (value != null) {
+            header.setDefaultTopic(value);
+        }
+        value = required(extFields, "d");
+        if (value != null) {
+            header.setDefaultTopicQueueNums(Integer.parseInt(value));
+        }
+        value = required(extFields, "e");
+        if (value != null) {
+            header.setQueueId(Integer.parseInt(value));
+        }
+        value = required(extFields, "f");
+        if (value != null) {
+            header.setSysFlag(Integer.parseInt(value));
+        }
+        value = required(extFields, "g");
+        if (value != null) {
+            header.setBornTimestamp(Long.parseLong(value));
+        }
+        value = required(extFields, "h");
+        if (value != null) {
+            header.setFlag(Integer.parseInt(value));
+        }
+        value = extFields.get("i");
+        if (value != null) {
+            header.setProperties(value);
+        }
+        value = extFields.get("j");
+        if (value != null) {
+            header.setReconsumeTimes(Integer.parseInt(value));
+        }
+        value = extFields.get("k");
+        if (value != null) {
+            header.setUnitMode(Boolean.parseBoolean(value));
+        }
+        value = extFields.get("l");
+        if (value != null) {
+            header.setMaxReconsumeTimes(Integer.parseInt(value));
+        }
+        value = extFields.get("m");
+        if (value != null) {
+            header.setBatch(Boolean.parseBoolean(value));
+        }
+        value = extFields.get("n");
+        if (value != null) {
+            header.setBname(value);
+        }
+        return header;
+    }
+
+    /** {@code FastCodesHeader#getAndCheckNotNull}: the value, or null after its error line. */
+    private static String required(Map<String, String> extFields, String key) {
+        String value = extFields.get(key);
+        if (value == null) {
+            logMissing(key);
+        }
+        return value;
+    }
+
+    // cold: keeps the decode loop small enough to inline
+    private static void logMissing(String key) {
+        REMOTING_LOG.error("the custom field {}.{} is null", V2_CLASS, key);
+    }
+}
