@@ -1,6 +1,7 @@
 package io.hotpath.jmh;
 
 import io.hotpath.codec.header.SendHeaderDecoder;
+import io.hotpath.codec.header.SendHeaderDecoder498;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -38,7 +39,14 @@ import org.openjdk.jmh.annotations.State;
  *       {@code getDeclaredConstructor().newInstance()}, V1 still through reflection (walking the
  *       5.x superclasses);</li>
  *   <li>{@code hotpath}: {@link SendHeaderDecoder#parseRequestHeader}.</li>
+ *   <li>{@code upstream498}: 4.9.8's {@code parseRequestHeader} switch (restated: Maven Central has no
+ *       rocketmq-broker 4.9.8) around 4.9.8's own decoding: V2 through {@code FastCodesHeader.decode} after a
+ *       reflective {@code getDeclaredConstructor().newInstance()}, then {@code createSendMessageRequestHeaderV1};
+ *       V1 through 4.9.8's reflection;</li>
+ *   <li>{@code hotpath498}: {@link SendHeaderDecoder498#parseRequestHeader}, the 4.9.8 line's drop-in.</li>
  * </ul>
+ * The 4.9.8 rows run on 4.9.8's classes relocated under {@code io.hotpath.upstream.v498} (and the drop-in
+ * relocated the same way), sharing the 4.9.0 requests' extFields maps.
  * {@code header=V2}: SEND_MESSAGE_V2 (310) with one-letter keys, what clients send by default;
  * {@code header=V1}: SEND_MESSAGE (10) with field names, clients with
  * {@code -Dorg.apache.rocketmq.client.sendSmartMsg=false}. 1024 seeded requests are cycled so
@@ -63,6 +71,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     private AbstractSendMessageProcessor processor490;
     private RemotingCommand[] requests490;
     private io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requestsLatest;
+    private io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests498;
     private int next;
 
     @Setup(Level.Trial)
@@ -71,6 +80,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
         int code = "V2".equals(header) ? RequestCode.SEND_MESSAGE_V2 : RequestCode.SEND_MESSAGE;
         requests490 = new RemotingCommand[CORPUS_SIZE];
         requestsLatest = new io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
+        requests498 = new io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         Random random = new Random(20_240_611L);
         for (int i = 0; i < CORPUS_SIZE; i++) {
             SendMessageRequestHeader sent = producerHeader(random, i);
@@ -79,6 +89,8 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             requestsLatest[i] = io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand
                 .createRequestCommand(code, null);
             requestsLatest[i].setExtFields(requests490[i].getExtFields());
+            requests498[i] = io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand.createRequestCommand(code, null);
+            requests498[i].setExtFields(requests490[i].getExtFields());
         }
         verifyAllAgreeOnTheWholeCorpus();
         v2 = "V2".equals(header);
@@ -105,6 +117,25 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     @Benchmark
     public SendMessageRequestHeader hotpath() throws Exception {
         return SendHeaderDecoder.parseRequestHeader(requests490[next++ & MASK]);
+    }
+
+    @Benchmark
+    public io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader upstream498() throws Exception {
+        io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand request = requests498[next++ & MASK];
+        // AbstractSendMessageProcessor#parseRequestHeader of 4.9.8, for the two codes this benchmark sends
+        if (request.getCode() == RequestCode.SEND_MESSAGE_V2) {
+            return io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2
+                .createSendMessageRequestHeaderV1((io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2)
+                    request.decodeCommandCustomHeader(
+                        io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2.class));
+        }
+        return (io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader) request
+            .decodeCommandCustomHeader(io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader.class);
+    }
+
+    @Benchmark
+    public io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader hotpath498() throws Exception {
+        return SendHeaderDecoder498.parseRequestHeader(requests498[next++ & MASK]);
     }
 
     /**
@@ -169,7 +200,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
         return RemotingCommand.decode(wire.slice());
     }
 
-    /** A wrong implementation must not be fast: all three must produce the same header for every request. */
+    /** A wrong implementation must not be fast: all five must produce the same header for every request. */
     private void verifyAllAgreeOnTheWholeCorpus() throws Throwable {
         for (int i = 0; i < CORPUS_SIZE; i++) {
             next = i;
@@ -178,9 +209,13 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             String ours = describe(hotpath());
             next = i;
             String latest = describe(upstreamLatest());
-            if (!expected.equals(ours) || !expected.equals(latest)) {
+            next = i;
+            String stock498 = describe(upstream498());
+            next = i;
+            String ours498 = describe(hotpath498());
+            if (!expected.equals(ours) || !expected.equals(latest) || !expected.equals(stock498) || !expected.equals(ours498)) {
                 throw new IllegalStateException("request " + i + " decoded differently:\n 4.9.0  " + expected + "\n hotpath " + ours
-                    + "\n latest  " + latest);
+                    + "\n latest  " + latest + "\n 4.9.8  " + stock498 + "\n hotpath498 " + ours498);
             }
         }
         next = 0;

@@ -34,7 +34,7 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * creates by reflection, through {@code FastCodesHeader#decode}, and then copies it into a new V1 header
  * ({@code createSendMessageRequestHeaderV1}). This decoder reads the V2 keys straight into the V1 header:
  * no reflective instantiation, no intermediate V2 object, no copy. What 4.9.8 does, kept on purpose
- * (docs/upstream-behavior.md, section 2; SendHeaderDecoder498ContractTest):
+ * (docs/upstream-behavior.md, section 2.1; SendHeaderDecoder498ContractTest):
  * <ul>
  *   <li>a missing required key (a-h) is logged as {@code error("the custom field {}.{} is null",
  *       "SendMessageRequestHeaderV2", key)} on logger {@code RocketmqRemoting}, and the field stays null;</li>

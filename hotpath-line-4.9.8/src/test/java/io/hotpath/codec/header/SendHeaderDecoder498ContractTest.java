@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 4.9.8's send-header parsing, case by case: each adversarial case must give the same outcome (every field up
  * the header's class hierarchy and every getter, or the exception's type and message, and every line logged)
  * from ours as from upstream 4.9.8 ({@link SendHeaderParser498}); the tests named after a behaviour pin what
- * upstream 4.9.8 does there, so a change of the oracle cannot pass unnoticed (docs/upstream-behavior.md, section 2).
+ * upstream 4.9.8 does there, so a change of the oracle cannot pass unnoticed (docs/upstream-behavior.md, section 2.1).
  */
 class SendHeaderDecoder498ContractTest {
 
