@@ -109,23 +109,23 @@ public final class SendHeaderDecoder498 {
         }
         value = required(extFields, "d");
         if (value != null) {
-            header.setDefaultTopicQueueNums(Integer.parseInt(value));
+            header.setDefaultTopicQueueNums(parseInt(value));
         }
         value = required(extFields, "e");
         if (value != null) {
-            header.setQueueId(Integer.parseInt(value));
+            header.setQueueId(parseInt(value));
         }
         value = required(extFields, "f");
         if (value != null) {
-            header.setSysFlag(Integer.parseInt(value));
+            header.setSysFlag(parseInt(value));
         }
         value = required(extFields, "g");
         if (value != null) {
-            header.setBornTimestamp(Long.parseLong(value));
+            header.setBornTimestamp(parseLong(value));
         }
         value = required(extFields, "h");
         if (value != null) {
-            header.setFlag(Integer.parseInt(value));
+            header.setFlag(parseInt(value));
         }
         value = extFields.get("i");
         if (value != null) {
@@ -133,7 +133,7 @@ public final class SendHeaderDecoder498 {
         }
         value = extFields.get("j");
         if (value != null) {
-            header.setReconsumeTimes(Integer.parseInt(value));
+            header.setReconsumeTimes(parseInt(value));
         }
         value = extFields.get("k");
         if (value != null) {
@@ -141,7 +141,7 @@ public final class SendHeaderDecoder498 {
         }
         value = extFields.get("l");
         if (value != null) {
-            header.setMaxReconsumeTimes(Integer.parseInt(value));
+            header.setMaxReconsumeTimes(parseInt(value));
         }
         value = extFields.get("m");
         if (value != null) {
@@ -152,6 +152,43 @@ public final class SendHeaderDecoder498 {
             header.setBname(value);
         }
         return header;
+    }
+
+    /**
+     * {@code Integer.parseInt(value)}: up to 9 ASCII digits cannot overflow and give the same value inline;
+     * signs, longer strings, non-ASCII digits and junk go to the JDK, which throws what 4.9.8 throws.
+     */
+    static int parseInt(String value) {
+        final int length = value.length();
+        if (length == 0 || length > 9) {
+            return Integer.parseInt(value);
+        }
+        int result = 0;
+        for (int i = 0; i < length; i++) {
+            final int digit = value.charAt(i) - '0';
+            if (digit < 0 || digit > 9) {
+                return Integer.parseInt(value);
+            }
+            result = result * 10 + digit;
+        }
+        return result;
+    }
+
+    /** {@code Long.parseLong(value)}, up to 18 ASCII digits inline (see {@link #parseInt}). */
+    static long parseLong(String value) {
+        final int length = value.length();
+        if (length == 0 || length > 18) {
+            return Long.parseLong(value);
+        }
+        long result = 0;
+        for (int i = 0; i < length; i++) {
+            final int digit = value.charAt(i) - '0';
+            if (digit < 0 || digit > 9) {
+                return Long.parseLong(value);
+            }
+            result = result * 10 + digit;
+        }
+        return result;
     }
 
     /** {@code FastCodesHeader#getAndCheckNotNull}: the value, or null after its error line. */
