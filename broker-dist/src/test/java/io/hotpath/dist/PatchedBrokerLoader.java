@@ -50,6 +50,11 @@ final class PatchedBrokerLoader extends URLClassLoader {
             STORE_PROBES);
     }
 
+    private static final class StockWithProbes {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.stock().resolve("lib"), codecTestJar(),
+            STORE_PROBES);
+    }
+
     final Path lib;
     final Path testJar;
     private final String probePackage;
@@ -92,6 +97,14 @@ final class PatchedBrokerLoader extends URLClassLoader {
      */
     static PatchedBrokerLoader withProbe() {
         return WithProbes.INSTANCE;
+    }
+
+    /**
+     * The same kind of loader over the STOCK distribution's lib/ (upstream's source release built by upstream's build),
+     * with the store probes: the control a patched store is told apart from.
+     */
+    static PatchedBrokerLoader stockWithProbe() {
+        return StockWithProbes.INSTANCE;
     }
 
     Class<?> load(String name) {

@@ -21,12 +21,14 @@ import io.hotpath.dist.store.shared.StoredRecord;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
 
 /**
- * Issue #4 item 3(b): the PATCHED 4.9.0 {@code DefaultMessageStore} (classes from the patched distribution's lib/)
+ * Issue #4 item 3(b), and issue #12 item 4 for the 4.9.8 line: the PATCHED {@code DefaultMessageStore} and broker sites
+ * of the line this build assembled (classes from the patched distribution's lib/: 4.9.0 or 4.9.8)
  * and the REAL upstream 4.9.8 {@code DefaultMessageStore} (rocketmq-store 4.9.8 and its runtime dependencies from
  * Maven Central, {@link Upstream498StoreLoader}) are driven through the same messages on every persisting path by
  * {@link StoreSiteProbe} (which says what runs for real and what is restated), each in its own temp store under
@@ -52,10 +54,20 @@ import org.junit.jupiter.api.Tag;
  * masked after checking it is this run's. {@link #bothStoresDispatchEveryRecordAlike} compares what each store's
  * dispatch built from each record.
  *
- * <p>The control, {@link #stock490DiffersFrom498WithoutWaitOnEveryPath}, runs the same probe on the unpatched 4.9.0
- * store and broker: every record differs, so the equality is the patch's doing.
+ * <p>The controls, that the equality is the patch's doing: on the 4.9.0 line,
+ * {@link #stock490DiffersFrom498WithoutWaitOnEveryPath} runs the same probe on the unpatched 4.9.0 store and broker
+ * (every record differs); on the 4.9.8 line, {@link #stock498DistributionStoresWhatCentral498Stores} runs it on the
+ * STOCK 4.9.8 distribution (upstream's source release built by upstream's build, its broker sites real): every record
+ * equals Central's 4.9.8 store's (whose broker sites {@link io.hotpath.dist.store.probe.StoreSiteProbe} restates), WAIT
+ * included. On the 4.9.8 line, the records of the paths where 4.9.8 already trims (normal send, offset-moved) are
+ * equal byte for byte.
+ *
+ * <p>The test classpath's MessageDecoder is the line's stock one (the root pom: the line's rocketmq-common), so
+ * {@link #stockDecoderOfTheLineReadsOursAs498PropertiesWithoutWait} is a stock 4.9.0 reader on the 4.9.0 line and a
+ * stock 4.9.8 reader on the 4.9.8 line.
  */
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.8")
 class Upstream498StoreComparisonTest {
 
     private static final byte SEP = 2;
@@ -107,6 +119,7 @@ class Upstream498StoreComparisonTest {
      */
     static final Map<String, String> ORDER_ONLY = Map.of("reput/hotpath_cmp/" + uniq("04"), "send/4", "commit", "half");
 
+    private static Release patchedRelease;
     private static Map<String, StoredRecord> patched;
     private static Map<String, StoredRecord> upstream;
     private static long startedAt;
@@ -115,9 +128,12 @@ class Upstream498StoreComparisonTest {
     static void runBothStores() throws Exception {
         Path target = BuiltDistributions.target();
         startedAt = System.currentTimeMillis();
+        patchedRelease = patchedReleaseOfThisBuild();
         PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.withProbe();
-        patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), Release.PATCHED_490,
-            Files.createTempDirectory(target, "cmp-store-patched490-"));
+        assertThat(patchedLoader.load("org.apache.rocketmq.store.DefaultMessageStore").getProtectionDomain().getCodeSource()
+            .getLocation().getPath()).endsWith("rocketmq-store-" + BuiltDistributions.upstreamVersion() + ".jar");
+        patched = run(patchedLoader.load(StoreSiteProbe.class.getName()), patchedRelease,
+            Files.createTempDirectory(target, "cmp-store-" + patchedRelease.name().toLowerCase(java.util.Locale.ROOT) + "-"));
         try (Upstream498StoreLoader upstreamLoader = Upstream498StoreLoader.create()) {
             Class<?> probe = upstreamLoader.load(StoreSiteProbe.class.getName());
             assertThat(probe.getClassLoader()).isSameAs(upstreamLoader);
@@ -128,6 +144,19 @@ class Upstream498StoreComparisonTest {
             assertThat(upstreamLoader.load("org.apache.rocketmq.common.message.MessageDecoder").getProtectionDomain().getCodeSource()
                 .getLocation().getPath()).endsWith("rocketmq-common-4.9.8.jar");
             upstream = run(probe, Release.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
+        }
+    }
+
+    /** The line this build assembled, as the probe's release: its patched distribution is what is compared. */
+    private static Release patchedReleaseOfThisBuild() {
+        String line = BuiltDistributions.upstreamVersion();
+        switch (line) {
+            case "4.9.0":
+                return Release.PATCHED_490;
+            case "4.9.8":
+                return Release.PATCHED_498;
+            default:
+                throw new IllegalStateException("no store probe for line " + line);
         }
     }
 
@@ -186,9 +215,9 @@ class Upstream498StoreComparisonTest {
                     + bucketsFor(entries - 1));
                 continue;
             }
-            failures.add(label + ":\n  patched 4.9.0  " + escaped(properties(ours)) + "\n  4.9.8 -WAIT    " + escaped(properties(expected))
-                + "\n  patched 4.9.0  " + HexFormat.of().formatHex(masked(ours)) + "\n  4.9.8 -WAIT    "
-                + HexFormat.of().formatHex(masked(expected)));
+            failures.add(label + ":\n  " + patchedRelease + "  " + escaped(properties(ours)) + "\n  4.9.8 -WAIT  "
+                + escaped(properties(expected)) + "\n  " + patchedRelease + "  " + HexFormat.of().formatHex(masked(ours))
+                + "\n  4.9.8 -WAIT  " + HexFormat.of().formatHex(masked(expected)));
         }
         outcome.forEach((label, what) -> System.out.println("[store 4.9.8 comparison] " + label + ": " + what));
         assertThat(failures).as("records that differ from 4.9.8's without WAIT").isEmpty();
@@ -210,7 +239,7 @@ class Upstream498StoreComparisonTest {
         for (String label : upstream.keySet()) {
             Dispatched ours = patched.get(label).dispatched();
             Dispatched theirs = upstream.get(label).dispatched();
-            assertThat(ours).as("%s: what the patched 4.9.0 store dispatched vs 4.9.8", label).isEqualTo(theirs);
+            assertThat(ours).as("%s: what the %s store dispatched vs 4.9.8", label, patchedRelease).isEqualTo(theirs);
 
             MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(record(patched, label)), true, false);
             assertThat(ours.queueEntryIsThisRecord()).as("%s: consume queue entry is this record", label).isEqualTo(Boolean.TRUE);
@@ -259,6 +288,8 @@ class Upstream498StoreComparisonTest {
      */
     @Test
     void stock490DiffersFrom498WithoutWaitOnEveryPath() throws Exception {
+        // the test classpath holds stock 4.9.0's store and broker with the LINE's rocketmq-common: 4.9.0's only there
+        Assumptions.assumeTrue(patchedRelease == Release.PATCHED_490, "the 4.9.0 line's control");
         Path root = Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock490-");
         Map<String, StoredRecord> stock = new StoreSiteProbe().runAllPaths(Release.STOCK_490, root.toString(), SENDS, BATCH_INNER,
             BATCH_OUTER, HALF);
@@ -276,9 +307,45 @@ class Upstream498StoreComparisonTest {
         }
     }
 
-    /** Stock 4.9.0 MessageDecoder reads our record with 4.9.8's properties (as 4.9.8 decodes them) minus WAIT. */
+    /**
+     * The control of the 4.9.8 line: the probe on the STOCK 4.9.8 distribution (real broker sites) stores exactly what it
+     * stores on Central's 4.9.8 store with the restated sites, WAIT included; and every record of a path where 4.9.8
+     * writes WAIT differs from the patched one.
+     */
     @Test
-    void stock490DecoderReadsOursAs498PropertiesWithoutWait() {
+    void stock498DistributionStoresWhatCentral498Stores() throws Exception {
+        Assumptions.assumeTrue(patchedRelease == Release.PATCHED_498, "the 4.9.8 line's control");
+        PatchedBrokerLoader stockLoader = PatchedBrokerLoader.stockWithProbe();
+        assertThat(stockLoader.load("org.apache.rocketmq.broker.processor.SendMessageProcessor").getProtectionDomain().getCodeSource()
+            .getLocation().getPath()).endsWith("rocketmq-broker-4.9.8.jar").contains("stock");
+        Map<String, StoredRecord> stock = run(stockLoader.load(StoreSiteProbe.class.getName()), Release.STOCK_498,
+            Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock498-"));
+        assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(upstream.keySet());
+        for (String label : upstream.keySet()) {
+            byte[] theirs = record(stock, label);
+            byte[] central = record(upstream, label);
+            maskOffsetsOfOtherRecords(label, theirs, stock);
+            maskOffsetsOfOtherRecords(label, central, upstream);
+            maskBornTimestampOfSitesThatReadTheClock(label, theirs);
+            maskBornTimestampOfSitesThatReadTheClock(label, central);
+            assertThat(HexFormat.of().formatHex(masked(theirs))).as("%s: stock 4.9.8 distribution vs Central's 4.9.8 store", label)
+                .isEqualTo(HexFormat.of().formatHex(masked(central)));
+            byte[] ours = record(patched, label);
+            maskOffsetsOfOtherRecords(label, ours, patched);
+            maskBornTimestampOfSitesThatReadTheClock(label, ours);
+            // where 4.9.8 writes WAIT the patch changes the record; elsewhere it stores the same bytes
+            assertThat(java.util.Arrays.equals(masked(theirs), masked(ours))).as("%s: stock 4.9.8 equals patched", label)
+                .isEqualTo(!WAIT_IN_498.contains(label));
+            assertThat(properties(theirs).contains("WAIT\1")).as("%s: stock 4.9.8 writes WAIT", label).isEqualTo(WAIT_IN_498.contains(label));
+        }
+    }
+
+    /**
+     * The line's stock MessageDecoder (4.9.0 or 4.9.8) reads our record with 4.9.8's properties (as 4.9.8 decodes them)
+     * minus WAIT.
+     */
+    @Test
+    void stockDecoderOfTheLineReadsOursAs498PropertiesWithoutWait() {
         for (String label : upstream.keySet()) {
             byte[] ours = record(patched, label);
             MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(ours), true, false);
@@ -289,7 +356,8 @@ class Upstream498StoreComparisonTest {
                 assertThat(theirs.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)).isEqualTo(offsetMsgId(record(upstream, "send/0")));
                 theirs.put(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID, offsetMsgId(record(patched, "send/0")));
             }
-            assertThat(decoded.getProperties()).as("%s: stock 4.9.0 decode of %s", label, escaped(properties(ours))).isEqualTo(theirs);
+            assertThat(decoded.getProperties()).as("%s: stock %s decode of %s", label, BuiltDistributions.upstreamVersion(),
+                escaped(properties(ours))).isEqualTo(theirs);
             assertThat(decoded.getBody()).as(label).isEqualTo(MessageDecoder.decode(ByteBuffer.wrap(record(upstream, label)), true, false).getBody());
         }
     }

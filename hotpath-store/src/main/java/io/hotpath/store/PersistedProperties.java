@@ -21,16 +21,18 @@ import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CoderResult;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.rocketmq.common.message.MessageConst;
 
 /**
  * The properties block of a CommitLog record, written straight from the message's property map
- * as UTF-8 bytes, without WAIT and without a trailing separator. For the Apache RocketMQ
- * <b>4.9.0</b> broker it replaces {@code MessageDecoder.messageProperties2String(map)} followed
- * by {@code getBytes(UTF_8)} in {@code CommitLog.DefaultAppendMessageCallback#doAppend}, on every
- * path that persists a message (see this module's README).
+ * as UTF-8 bytes, without WAIT and without a trailing separator. In the Apache RocketMQ 4.9.x
+ * broker it replaces {@code MessageDecoder.messageProperties2String(map)} followed by
+ * {@code getBytes(UTF_8)} (4.9.0 encodes in {@code CommitLog.DefaultAppendMessageCallback#doAppend},
+ * 4.9.8 in {@code CommitLog.MessageExtEncoder#encode}), on every path that persists a message (see
+ * this module's README).
  *
  * <p>The bytes equal what upstream <b>4.9.8</b> stores on its single-message send path
  * ({@code SendMessageProcessor#asyncSendMessage} removes WAIT from the map, calls
@@ -111,6 +113,61 @@ public final class PersistedProperties {
     }
 
     /**
+     * The block a client encoded ({@code \1}/{@code \2} format, any 4.x producer), as stored where the
+     * broker keeps the client's String instead of encoding a map (4.9.8's reply path): its UTF-8 bytes
+     * split at {@code \2}, without the segments starting with {@code WAIT\1}, joined by {@code \2},
+     * and without one trailing {@code \2} - the String's bytes minus exactly each WAIT segment with one
+     * separator, and minus the terminator a 4.9.0 client writes. A null block gives an empty one, as
+     * upstream stores a null String.
+     */
+    public static byte[] clientProperties2Bytes(String clientBlock) {
+        if (clientBlock == null || clientBlock.isEmpty()) {
+            return EMPTY;
+        }
+        final byte[] utf8 = clientBlock.getBytes(StandardCharsets.UTF_8);
+        final byte[] out = new byte[utf8.length];
+        int length = 0;
+        boolean first = true;
+        int segmentStart = 0;
+        for (int i = 0; i <= utf8.length; i++) {
+            if (i < utf8.length && utf8[i] != PROPERTY_SEPARATOR) {
+                continue;
+            }
+            if (!startsWithWait(utf8, segmentStart, i)) {
+                if (!first) {
+                    out[length++] = PROPERTY_SEPARATOR;
+                }
+                System.arraycopy(utf8, segmentStart, out, length, i - segmentStart);
+                length += i - segmentStart;
+                first = false;
+            }
+            segmentStart = i + 1;
+        }
+        if (length > 0 && out[length - 1] == PROPERTY_SEPARATOR) {
+            length--;
+        }
+        return length == utf8.length ? out : Arrays.copyOf(out, length);
+    }
+
+    /**
+     * {@code String.length()} of the String whose UTF-8 encoding is {@code block}, as made by this
+     * class (one byte per char that is not a continuation byte, two chars for a 4-byte sequence: a
+     * surrogate pair). Upstream checks the String's length before the bytes' (4.9.8:
+     * {@code DefaultMessageStore#checkMessage} rejects over 32767 chars with MESSAGE_ILLEGAL, the
+     * encoder over 32767 bytes with PROPERTIES_SIZE_EXCEEDED); with bytes only, this tells the two
+     * apart, so an oversized block fails with upstream's status.
+     */
+    public static int utf16Length(byte[] block) {
+        int chars = 0;
+        for (final byte b : block) {
+            if ((b & 0xC0) != 0x80) {
+                chars += (b & 0xF8) == 0xF0 ? 2 : 1;
+            }
+        }
+        return chars;
+    }
+
+    /**
      * Length of the stored block of one message of a batch: {@code inner[offset, offset + length)}
      * is the properties block the client encoded for that message (a 4.9.0 client ends it with
      * {@code \2} and includes {@code WAIT}), {@code outer} the batch's own block from
@@ -122,8 +179,9 @@ public final class PersistedProperties {
 
     /**
      * Writes the stored block of one message of a batch at {@code target}'s position (a null target
-     * only counts) and returns its length. For the 4.9.0 broker it replaces
-     * {@code CommitLog.MessageExtBatchEncoder}'s "inner bytes, then the outer String's bytes".
+     * only counts) and returns its length. In the 4.9.x broker it replaces the batch encoder's
+     * "inner bytes, then the outer String's bytes" (4.9.0: {@code CommitLog.MessageExtBatchEncoder},
+     * 4.9.8: {@code CommitLog.MessageExtEncoder#encode(MessageExtBatch, ..)}).
      *
      * <p>The block is the inner block's {@code \2}-separated segments, except those starting with
      * {@code WAIT\1}, then the outer block as one more segment, joined by {@code \2}, without a

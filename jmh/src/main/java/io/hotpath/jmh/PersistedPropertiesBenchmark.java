@@ -1,6 +1,7 @@
 package io.hotpath.jmh;
 
 import io.hotpath.codec.PropertiesCodec490;
+import io.hotpath.codec.PropertiesCodec491;
 import io.hotpath.store.PersistedProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -20,7 +21,10 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code upstream498()}: the same with 4.9.8's codec, removing WAIT before serializing and
  *       putting it back after, as {@code SendMessageProcessor#asyncSendMessage} does;</li>
  *   <li>{@code hotpath()}: the patched 4.9.0 broker: {@link PropertiesCodec490} parse (4.9.0
- *       semantics), put CLUSTER, {@link PersistedProperties#messageProperties2Bytes}.</li>
+ *       semantics), put CLUSTER, {@link PersistedProperties#messageProperties2Bytes};</li>
+ *   <li>{@code hotpath498()}: the patched 4.9.8 broker (patches 0001 and 0003 of that line):
+ *       {@link PropertiesCodec491} parse (4.9.1-4.9.8 semantics), put CLUSTER,
+ *       {@link PersistedProperties#messageProperties2Bytes}, against {@code upstream498()}.</li>
  * </ul>
  * Inputs: seeded 4.9.0 producer headers ({@link ProducerPropertiesCorpus}), cycled.
  */
@@ -41,11 +45,12 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     public void setUp() {
         headers = ProducerPropertiesCorpus.headers(shape, 0x4_9_0L);
         clusterName = ProducerPropertiesCorpus.CLUSTER;
-        // guard: hotpath must store 4.9.8's bytes for every input, 11 bytes fewer than 4.9.0
+        // guard: both hotpath rows must store 4.9.8's bytes for every input, 11 bytes fewer than 4.9.0
         for (String header : headers) {
             byte[] expected = upstream498(header);
             byte[] actual = hotpath(header);
-            if (!Arrays.equals(actual, expected) || upstream490(header).length - actual.length != 11) {
+            if (!Arrays.equals(actual, expected) || !Arrays.equals(hotpath498(header), expected)
+                || upstream490(header).length - actual.length != 11) {
                 throw new IllegalStateException("hotpath differs from 4.9.8 (or 4.9.0 - 11 bytes) for header "
                     + header.replace('\1', '=').replace('\2', ';'));
             }
@@ -69,6 +74,11 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     @Benchmark
     public byte[] hotpath() {
         return hotpath(nextHeader());
+    }
+
+    @Benchmark
+    public byte[] hotpath498() {
+        return hotpath498(nextHeader());
     }
 
     private byte[] upstream490(String header) {
@@ -97,6 +107,12 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
 
     private byte[] hotpath(String header) {
         Map<String, String> properties = PropertiesCodec490.string2messageProperties(header);
+        properties.put(CLUSTER_KEY, clusterName);
+        return PersistedProperties.messageProperties2Bytes(properties);
+    }
+
+    private byte[] hotpath498(String header) {
+        Map<String, String> properties = PropertiesCodec491.string2messageProperties(header);
         properties.put(CLUSTER_KEY, clusterName);
         return PersistedProperties.messageProperties2Bytes(properties);
     }

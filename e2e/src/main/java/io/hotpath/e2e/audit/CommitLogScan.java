@@ -106,8 +106,12 @@ public final class CommitLogScan {
         }
     }
 
-    /** One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, and whether a WAIT entry is stored. */
-    public record StoredRecord(int seq, int totalSize, boolean storesWait) {
+    /**
+     * One stored record of a topic: the {@code hotpath.seq} property (-1 if none), TOTALSIZE, whether a WAIT entry is
+     * stored, and {@code trimmableBytes}: what patch 0003 leaves out of this record's properties block, each
+     * {@code WAIT\1..} entry with one separator and a separator ending the block (the 4.9.0 format).
+     */
+    public record StoredRecord(int seq, int totalSize, boolean storesWait, int trimmableBytes) {
     }
 
     private static final byte[] SEQ_KEY = (SeededMessages.SEQ + "\1").getBytes(StandardCharsets.UTF_8);
@@ -168,6 +172,8 @@ public final class CommitLogScan {
         map.get(propertiesLengthAt + 2, block);
         boolean wait = false;
         int seq = -1;
+        int kept = 0;
+        int keptBytes = 0;
         // entries are key \1 value, separated by \2: look at each entry's start only
         for (int start = 0; start < length; ) {
             int end = start;
@@ -176,12 +182,18 @@ public final class CommitLogScan {
             }
             if (startsWith(block, start, end, WAIT_KEY)) {
                 wait = true;
-            } else if (startsWith(block, start, end, SEQ_KEY)) {
-                seq = parseDigits(block, start + SEQ_KEY.length, end);
+            } else {
+                kept++;
+                keptBytes += end - start;
+                if (startsWith(block, start, end, SEQ_KEY)) {
+                    seq = parseDigits(block, start + SEQ_KEY.length, end);
+                }
             }
             start = end + 1;
         }
-        return new StoredRecord(seq, totalSize, wait);
+        // 0003 stores the kept entries joined by one separator each, none at the end
+        int trimmable = length - (keptBytes + Math.max(kept - 1, 0));
+        return new StoredRecord(seq, totalSize, wait, trimmable);
     }
 
     private static boolean startsWith(byte[] block, int start, int end, byte[] prefix) {

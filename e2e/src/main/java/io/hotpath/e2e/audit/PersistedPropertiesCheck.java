@@ -22,11 +22,13 @@ import org.apache.rocketmq.common.topic.TopicValidator;
 /**
  * The CommitLog side of patch 0003 (trimmed persisted properties), read from what the masters wrote:
  * after each run the records of the smoke topic are listed in {@code <runDir>/commitlog-records.tsv}
- * (seq, TOTALSIZE, whether a WAIT entry is stored), before the stores may be deleted. Then:
- * on a distribution carrying 0003, no record of the smoke topic stores {@code WAIT\1} (the smoke
- * sends only plain single messages there, the path 0003 trims); and with {@code --dist both}, the
- * same message (same run id, same seq: the same corpus) is exactly {@link #TRIMMED_BYTES} shorter
- * on the patched masters than on stock ({@code WAIT\1true\2} and the trailing {@code \2}).
+ * (seq, TOTALSIZE, whether a WAIT entry is stored, the bytes 0003 leaves out of it), before the stores may
+ * be deleted. Then: on a distribution carrying 0003, no record of the smoke topic stores {@code WAIT\1} or a
+ * trailing separator (the smoke sends only plain single messages there); and with {@code --dist both}, the
+ * same message (same run id, same seq: the same corpus) is shorter on the patched masters than on stock by
+ * exactly what the stock record holds of those ({@link CommitLogScan.StoredRecord#trimmableBytes}): on 4.9.0
+ * {@code WAIT\1true\2} and the trailing {@code \2}, 11 bytes; on 4.9.8, whose normal send already stores
+ * neither, 0 bytes (the record is the same).
  *
  * <p>Per topic, every topic of the masters' CommitLogs is counted in {@code <runDir>/commitlog-topics.tsv}
  * (records, records storing {@code WAIT\1}), and the smoke prints the topics of the paths besides the plain
@@ -39,8 +41,6 @@ public final class PersistedPropertiesCheck {
     static final String FILE = "commitlog-records.tsv";
     static final String TOPICS_FILE = "commitlog-topics.tsv";
     public static final String PATCH = "0003-store-trim-persisted-properties.patch";
-    /** {@code WAIT\1true\2} (10 bytes) and the trailing separator (1 byte) */
-    static final int TRIMMED_BYTES = 11;
 
     /**
      * The topics of the broker's relay paths: delayed messages parked in SCHEDULE_TOPIC_XXXX, transactional
@@ -75,13 +75,13 @@ public final class PersistedPropertiesCheck {
      * every topic's record and WAIT counts per master.
      */
     public static void record(LocalCluster cluster, ClusterLayout layout, Path runDir, String topic) throws IOException {
-        StringBuilder tsv = new StringBuilder("# seq\ttotalSize\tstoresWait\tmaster\n");
+        StringBuilder tsv = new StringBuilder("# seq\ttotalSize\tstoresWait\ttrimmableBytes\tmaster\n");
         StringBuilder topics = new StringBuilder("# topic\trecords\tstoreWait\tmaster\n");
         for (ClusterLayout.Node master : layout.masters()) {
             Path store = cluster.nodeDir(master).resolve("store");
             for (CommitLogScan.StoredRecord r : CommitLogScan.records(store, topic)) {
                 tsv.append(r.seq()).append('\t').append(r.totalSize()).append('\t').append(r.storesWait()).append('\t')
-                    .append(master.brokerName()).append('\n');
+                    .append(r.trimmableBytes()).append('\t').append(master.brokerName()).append('\n');
             }
             CommitLogScan.waitByTopic(store).forEach((name, count) -> topics.append(name).append('\t').append(count.records())
                 .append('\t').append(count.withWait()).append('\t').append(master.brokerName()).append('\n'));
@@ -125,7 +125,8 @@ public final class PersistedPropertiesCheck {
     static List<CommitLogScan.StoredRecord> read(Path runDir) throws IOException {
         List<CommitLogScan.StoredRecord> records = new ArrayList<>();
         for (String[] f : rows(runDir.resolve(FILE))) {
-            records.add(new CommitLogScan.StoredRecord(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2])));
+            records.add(new CommitLogScan.StoredRecord(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Boolean.parseBoolean(f[2]),
+                Integer.parseInt(f[3])));
         }
         return records;
     }
@@ -153,53 +154,60 @@ public final class PersistedPropertiesCheck {
             problems.addAll(checkTopics(result.flavor(), trims(result.distribution()), readTopics(result.runDir()), WAIT_FREE_RELAY_TOPICS));
             List<CommitLogScan.StoredRecord> records = read(result.runDir());
             long withWait = records.stream().filter(CommitLogScan.StoredRecord::storesWait).count();
+            long untrimmed = records.stream().filter(r -> r.trimmableBytes() > 0).count();
             if (trims(result.distribution())) {
                 patched = patched == null ? result : patched;
-                Console.progress("%s: %d CommitLog records of the smoke topic on the masters, %d store WAIT\\1 (0003 expects 0)",
-                    result.flavor(), records.size(), withWait);
+                Console.progress("%s: %d CommitLog records of the smoke topic on the masters, %d store WAIT\\1, %d WAIT or a trailing"
+                    + " separator (0003 expects 0)", result.flavor(), records.size(), withWait, untrimmed);
                 if (records.isEmpty()) {
                     problems.add(result.flavor() + ": no CommitLog record of the smoke topic to check (" + result.runDir().resolve(FILE) + ")");
-                } else if (withWait > 0) {
-                    problems.add(result.flavor() + ": " + withWait + " of " + records.size() + " CommitLog records of the smoke topic store WAIT\\1");
+                } else if (untrimmed > 0) {
+                    problems.add(result.flavor() + ": " + untrimmed + " of " + records.size()
+                        + " CommitLog records of the smoke topic store WAIT\\1 or a trailing separator");
                 }
             } else if (!result.distribution().patches().contains(PATCH)) {
                 stock = stock == null ? result : stock;
             }
         }
         if (stock != null && patched != null) {
-            Map<Integer, Integer> stockSizes = sizesBySeq(read(stock.runDir()));
-            Map<Integer, Integer> patchedSizes = sizesBySeq(read(patched.runDir()));
+            Map<Integer, CommitLogScan.StoredRecord> stockRecords = bySeq(read(stock.runDir()));
+            Map<Integer, CommitLogScan.StoredRecord> patchedRecords = bySeq(read(patched.runDir()));
             int compared = 0;
+            Map<Integer, Integer> shorterBy = new TreeMap<>(); // bytes -> records
             List<String> differing = new ArrayList<>();
-            for (Map.Entry<Integer, Integer> e : patchedSizes.entrySet()) {
-                Integer stockSize = stockSizes.get(e.getKey());
-                if (stockSize == null) {
+            for (Map.Entry<Integer, CommitLogScan.StoredRecord> e : patchedRecords.entrySet()) {
+                CommitLogScan.StoredRecord stockRecord = stockRecords.get(e.getKey());
+                if (stockRecord == null) {
                     continue;
                 }
                 compared++;
-                if (stockSize - e.getValue() != TRIMMED_BYTES) {
-                    differing.add("seq " + e.getKey() + ": stock " + stockSize + " B, patched " + e.getValue() + " B");
+                int shorter = stockRecord.totalSize() - e.getValue().totalSize();
+                shorterBy.merge(shorter, 1, Integer::sum);
+                if (shorter != stockRecord.trimmableBytes()) {
+                    differing.add("seq " + e.getKey() + ": stock " + stockRecord.totalSize() + " B (" + stockRecord.trimmableBytes()
+                        + " B of WAIT and trailing separator), patched " + e.getValue().totalSize() + " B");
                 }
             }
-            Console.progress("same message, stock vs %s: %d records compared, %d not exactly %d bytes shorter", patched.flavor(),
-                compared, differing.size(), TRIMMED_BYTES);
+            Console.progress("same message, stock vs %s: %d records compared, shorter by {bytes=records} %s, %d not shorter by exactly"
+                + " the stock record's WAIT entry and trailing separator", patched.flavor(), compared, shorterBy, differing.size());
             if (compared == 0) {
                 problems.add("no message stored by both " + stock.flavor() + " and " + patched.flavor() + " to compare");
             } else if (!differing.isEmpty()) {
-                problems.add(differing.size() + " of " + compared + " records are not exactly " + TRIMMED_BYTES
-                    + " bytes shorter on " + patched.flavor() + ", e.g. " + differing.subList(0, Math.min(5, differing.size())));
+                problems.add(differing.size() + " of " + compared + " records are not shorter on " + patched.flavor()
+                    + " by exactly the stock record's WAIT entry and trailing separator, e.g. "
+                    + differing.subList(0, Math.min(5, differing.size())));
             }
         }
         return problems;
     }
 
-    private static Map<Integer, Integer> sizesBySeq(List<CommitLogScan.StoredRecord> records) {
-        Map<Integer, Integer> sizes = new HashMap<>();
+    private static Map<Integer, CommitLogScan.StoredRecord> bySeq(List<CommitLogScan.StoredRecord> records) {
+        Map<Integer, CommitLogScan.StoredRecord> bySeq = new HashMap<>();
         for (CommitLogScan.StoredRecord r : records) {
             if (r.seq() >= 0) {
-                sizes.putIfAbsent(r.seq(), r.totalSize());
+                bySeq.putIfAbsent(r.seq(), r);
             }
         }
-        return sizes;
+        return bySeq;
     }
 }

@@ -49,11 +49,34 @@ class CommitLogScanTest {
         Files.createDirectories(store.resolve("commitlog"));
         Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
 
+        // 4.9.0's encoding: each block ends with \2, which 0003 leaves out too
         assertThat(CommitLogScan.records(store, "hotpath_smoke")).containsExactly(
-            new CommitLogScan.StoredRecord(7, withWait.length, true),
-            new CommitLogScan.StoredRecord(9, withoutWait.length, false));
+            new CommitLogScan.StoredRecord(7, withWait.length, true, 11),
+            new CommitLogScan.StoredRecord(9, withoutWait.length, false, 1));
         // WAIT\1true\2 is 10 bytes; the records differ only in it
         assertThat(withWait.length - withoutWait.length).isEqualTo(10);
+    }
+
+    @Test
+    void trimmableBytesAreWhatTheTrimmedBlockLeavesOut() throws Exception {
+        Map<String, Integer> blocks = new java.util.LinkedHashMap<>();
+        blocks.put("hotpath.seq\0013\2WAIT\1true\2TAGS\1a\2", 11); // 4.9.0 client: WAIT entry + separator, terminator
+        blocks.put("hotpath.seq\0013\2TAGS\1a", 0);                 // 4.9.8 normal send: already trimmed
+        blocks.put("hotpath.seq\0013\2TAGS\1a\2WAIT\1false", 11);   // WAIT last, no terminator: the separator before it
+        blocks.put("WAIT\1true\2", 10);                               // nothing else: the whole block
+        blocks.put("", 0);
+        int i = 0;
+        for (Map.Entry<String, Integer> block : blocks.entrySet()) {
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            byte[] bytes = rawRecord("hotpath_smoke", block.getKey());
+            log.write(bytes);
+            log.write(new byte[4096]);
+            Path store = Files.createDirectories(Path.of("target", "test-commitlog-trimmable-" + i++, "store"));
+            Files.createDirectories(store.resolve("commitlog"));
+            Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+            assertThat(CommitLogScan.records(store, "hotpath_smoke")).as(block.getKey().replace('\1', '=').replace('\2', ';'))
+                .singleElement().extracting(CommitLogScan.StoredRecord::trimmableBytes).isEqualTo(block.getValue());
+        }
     }
 
     @Test
@@ -95,5 +118,20 @@ class CommitLogScanTest {
         message.setBornHost(new InetSocketAddress("127.0.0.1", 40000));
         message.setStoreHost(new InetSocketAddress("127.0.0.1", 19888));
         return MessageDecoder.encode(message, false);
+    }
+
+    /** A record of {@code topic} whose properties block is exactly {@code block} (UTF-8): the CommitLog layout, any writer. */
+    private static byte[] rawRecord(String topic, String block) throws Exception {
+        MessageExt message = new MessageExt();
+        message.setTopic(topic);
+        message.setBody("body".getBytes(StandardCharsets.UTF_8));
+        message.setBornHost(new InetSocketAddress("127.0.0.1", 40000));
+        message.setStoreHost(new InetSocketAddress("127.0.0.1", 19888));
+        byte[] empty = MessageDecoder.encode(message, false); // ends with PROPLEN 0
+        byte[] properties = block.getBytes(StandardCharsets.UTF_8);
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(empty.length + properties.length);
+        out.put(empty, 0, empty.length - 2).putShort((short) properties.length).put(properties);
+        out.putInt(0, out.capacity()); // TOTALSIZE
+        return out.array();
     }
 }

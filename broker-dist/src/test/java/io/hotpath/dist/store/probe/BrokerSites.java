@@ -8,21 +8,22 @@ import org.apache.rocketmq.store.MessageExtBrokerInner;
 import org.apache.rocketmq.store.PutMessageResult;
 
 /**
- * The broker-side sites that run for real in a 4.9.0 broker ({@link Broker490Sites}) and are restated for 4.9.8
- * ({@link Broker498Sites}: rocketmq-broker 4.9.8 is not on Maven Central). Sites whose name says they put do the put
+ * The broker-side sites that run for real where a broker is loaded ({@link LoadedBrokerSites}: a built distribution's
+ * lib/, or the stock 4.9.0 jar) and are restated for Central's 4.9.8 store ({@link Broker498Sites}: rocketmq-broker 4.9.8
+ * is not on Maven Central). Sites whose name says they put do the put
  * themselves, as the broker's own method does.
  */
 interface BrokerSites {
 
     /**
-     * Only this method names {@link Broker490Sites}: the verifier never needs to load a class that is only assigned to
-     * an interface, so under the 4.9.8 loader (which has no broker classes) it is never loaded.
+     * Only this method names {@link LoadedBrokerSites}: the verifier never needs to load a class that is only assigned to
+     * an interface, so under Central's 4.9.8 store loader (which has no broker classes) it is never loaded.
      */
     static BrokerSites of(Release release, DefaultMessageStore store) throws Exception {
         if (release == Release.UPSTREAM_498) {
             return new Broker498Sites(store);
         }
-        return new Broker490Sites(store);
+        return new LoadedBrokerSites(store);
     }
 
     /** {@code TransactionalMessageBridge#parseHalfMessageInner}. */

@@ -31,7 +31,7 @@ final class ProcessorSites {
     /**
      * {@code SendMessageProcessor#asyncSendMessage} up to the put: parse the client's properties String with this
      * release's {@code string2messageProperties}, CLUSTER, then the release's site line: 4.9.8 removes WAIT,
-     * serializes, puts WAIT back; patched 4.9.0 makes the trimmed block; stock 4.9.0 serializes the map.
+     * serializes, puts WAIT back; a patched line makes the trimmed block; stock 4.9.0 serializes the map.
      */
     MessageExtBrokerInner normalSend(String topic, String clientProperties, int sysFlag, String body) throws Exception {
         MessageExtBrokerInner msgInner = new MessageExtBrokerInner();
@@ -47,10 +47,10 @@ final class ProcessorSites {
         msgInner.setStoreHost(StoreSiteProbe.STORE_HOST);
         msgInner.setReconsumeTimes(0);
         MessageAccessor.putProperty(msgInner, MessageConst.PROPERTY_CLUSTER, "DefaultCluster");
-        if (release == Release.PATCHED_490) {
-            // patched 4.9.0: msgInner.setPropertiesBytes(PersistedProperties.messageProperties2Bytes(msgInner.getProperties()))
+        if (release.patched()) {
+            // patched 4.9.x: msgInner.setPropertiesBytes(PersistedProperties.messageProperties2Bytes(msgInner.getProperties()))
             persist(msgInner, msgInner.getProperties());
-        } else if (release == Release.UPSTREAM_498 && origProps.containsKey(MessageConst.PROPERTY_WAIT_STORE_MSG_OK)) {
+        } else if (release.stock498() && origProps.containsKey(MessageConst.PROPERTY_WAIT_STORE_MSG_OK)) {
             // 4.9.8: remove WAIT, serialize, put WAIT back into the same map
             String waitStoreMsgOKValue = origProps.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
             msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgInner.getProperties()));
@@ -127,9 +127,9 @@ final class ProcessorSites {
         MessageAccessor.clearProperty(commit, MessageConst.PROPERTY_TRANSACTION_PREPARED);
     }
 
-    /** The line every broker-side site ends with: 4.9.x's String, or the patched 4.9.0's trimmed block. */
+    /** The line every broker-side site ends with: 4.9.x's String, or a patched line's trimmed block. */
     private void persist(MessageExtBrokerInner msgInner, Map<String, String> map) throws Exception {
-        if (release != Release.PATCHED_490) {
+        if (!release.patched()) {
             msgInner.setPropertiesString(MessageDecoder.messageProperties2String(map));
             return;
         }

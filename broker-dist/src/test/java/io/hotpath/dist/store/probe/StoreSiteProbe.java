@@ -30,8 +30,8 @@ import org.apache.rocketmq.store.PutMessageResult;
  *       re-put of due messages (started by {@code handleScheduleMessageService}), {@code lookMessageByOffset};</li>
  *   <li>the broker's transaction sites ({@code TransactionalMessageBridge#parseHalfMessageInner},
  *       {@code EndTransactionProcessor#endMessageTransaction}), the transaction check service's sites, the resume
- *       command, the op record and the offset-moved event: real in the 4.9.0 broker ({@link Broker490Sites}), restated
- *       for 4.9.8 from tag {@code rocketmq-all-4.9.8} ({@link Broker498Sites}; same bodies as 4.9.0). The callers'
+ *       command, the op record and the offset-moved event: real in a broker distribution's lib/ (patched 4.9.0, patched and stock 4.9.8:
+ *       {@link LoadedBrokerSites}), restated for Central's 4.9.8 store (no broker jar there) from tag {@code rocketmq-all-4.9.8} ({@link Broker498Sites}; same bodies as 4.9.0). The callers'
  *       lines around them ({@code TransactionalMessageServiceImpl#needDiscard}'s TRANSACTION_CHECK_TIMES, the put of a
  *       renewed half) are restated here for both;</li>
  *   <li>restated for every release (they need a live {@code BrokerController}, {@link ProcessorSites}): the normal

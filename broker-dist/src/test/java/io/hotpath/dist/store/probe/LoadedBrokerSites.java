@@ -29,8 +29,8 @@ import org.apache.rocketmq.store.MessageExtBrokerInner;
 import org.apache.rocketmq.store.PutMessageResult;
 
 /**
- * The 4.9.0 broker's own sites, from whichever rocketmq-broker this class loader holds: the PATCHED one under
- * {@code PatchedBrokerLoader}, the stock jar for {@code Release.STOCK_490}. Never loaded under 4.9.8 (its loader has no
+ * A 4.9.x broker's own sites, from whichever rocketmq-broker this class loader holds: a built distribution's one under
+ * {@code PatchedBrokerLoader}, the stock jar for {@code Release.STOCK_490}. Never loaded under Central's 4.9.8 store (its loader has no
  * broker classes; see {@link BrokerSites#of}).
  *
  * <p>No live broker: the {@code BrokerController} is allocated without its constructor (which would build the
@@ -40,12 +40,12 @@ import org.apache.rocketmq.store.PutMessageResult;
  * it would write topics.json and register with a name server). Public site methods are called as their callers
  * call them; private ones by reflection.
  */
-final class Broker490Sites implements BrokerSites {
+final class LoadedBrokerSites implements BrokerSites {
     private final DefaultMessageStore store;
     private final BrokerController controller;
     private final TransactionalMessageBridge bridge;
 
-    Broker490Sites(DefaultMessageStore store) throws Exception {
+    LoadedBrokerSites(DefaultMessageStore store) throws Exception {
         this.store = store;
         controller = (BrokerController) allocateWithoutConstructor(BrokerController.class);
         BrokerConfig brokerConfig = new BrokerConfig();
