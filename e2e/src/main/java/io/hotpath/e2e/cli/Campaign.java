@@ -5,28 +5,31 @@ import io.hotpath.e2e.audit.StoreCompatibilityCheck;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.Distribution;
 import io.hotpath.e2e.cluster.FaultScenario;
-import io.hotpath.e2e.cluster.ReleaseLines;
 import io.hotpath.e2e.network.ClusterNetwork;
 import io.hotpath.e2e.report.CampaignReport;
+import io.hotpath.e2e.report.CampaignReport.Arm;
 import io.hotpath.e2e.report.SmokeResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code bin/hotpath campaign}: repeats {@link ClusterSmoke#runRound} for stock and patched in alternating
  * rounds (A B A B, a fresh cluster and store each) over a matrix of threads and body sizes, and writes
- * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. {@code --ci} runs
+ * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. With {@code --lines}
+ * the arms are stock and patched of several lines, each round running every arm once
+ * ({@link CampaignOptions#roundOrder}). {@code --ci} runs
  * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}.
  * Exit 0 when every run passed (no acknowledged message lost), 1 otherwise, 2 on bad input. Runs inside
  * bin/lib/smoke.sh's private namespace, like the smoke (same system properties).
  */
 public final class Campaign {
 
-    private static final List<String> FLAVORS = List.of("stock", "patched");
     /** CI: a few thousand messages: 12 s at 300 msg/s, the slave killed at 6 s. */
     private static final int CI_SECONDS = 12;
     private static final int CI_RATE = 300;
@@ -50,20 +53,23 @@ public final class Campaign {
             Path dir = context.runRoot().resolve("campaign-" + context.stamp());
             Files.createDirectories(dir);
             ClientLogging.logTo(dir.resolve("client-logs"));
-            String line = ReleaseLines.resolve(options.line(), context.projectRoot());
-            List<Distribution> distributions = FLAVORS.stream().map(f -> Distribution.resolve(f, line, context.projectRoot())).toList();
+            Map<Arm, Distribution> distributions = new LinkedHashMap<>();
+            for (Arm arm : options.arms(context.projectRoot())) {
+                distributions.put(arm, Distribution.resolve(arm.flavor(), arm.line(), context.projectRoot()));
+            }
             ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
             layout.checkPortsFree();
             ClusterSmoke.checkNetwork(options.privateNetwork());
-            // one network for the whole campaign: every round of both arms runs on the same links
+            // one network for the whole campaign: every round of every arm runs on the same links
             try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
                 return options.ci() ? ci(options, distributions, network, dir) : campaign(options, distributions, network, dir);
             }
         });
     }
 
-    private static boolean campaign(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
+    private static boolean campaign(CampaignOptions options, Map<Arm, Distribution> distributions, ClusterNetwork network, Path dir)
             throws IOException, InterruptedException {
+        List<Arm> arms = List.copyOf(distributions.keySet());
         List<CampaignReport.Round> rounds = new ArrayList<>();
         int total = options.threads().size() * options.sizes().size() * options.rounds() * distributions.size();
         int done = 0;
@@ -72,19 +78,20 @@ public final class Campaign {
             for (int size : options.sizes()) {
                 String scenario = "w" + threads + " s" + size + " t" + options.queues();
                 for (int round = 1; round <= options.rounds(); round++) {
-                    for (Distribution distribution : distributions) {
+                    for (Arm arm : options.roundOrder(arms, round)) {
                         Console.progress("campaign: run %d/%d (%s, round %d, %s), %.0f s elapsed", done + 1, total, scenario, round,
-                                distribution.flavor(), (System.nanoTime() - start) / 1e9);
-                        Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-r%d-%s", threads, size, round, distribution.flavor()));
-                        // one run id for both arms of a round: the same seeded corpus, byte for byte
+                                arm.label(), (System.nanoTime() - start) / 1e9);
+                        Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-r%d-%s", threads, size, round,
+                                arm.label().replace(' ', '-')));
+                        // one run id for every arm of a round: the same seeded corpus, byte for byte
                         String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r%d", dir.getFileName(), threads, size, round);
-                        SmokeResult result = ClusterSmoke.runRound(runDir, runId, distribution, network,
-                                options.round(distribution.flavor(), threads, size), options.warmupSeconds());
+                        SmokeResult result = ClusterSmoke.runRound(runDir, runId, distributions.get(arm), network,
+                                options.round(arm, threads, size), options.warmupSeconds());
                         System.out.print(result.summary());
-                        rounds.add(new CampaignReport.Round(scenario, round, distribution.flavor(), result));
+                        rounds.add(new CampaignReport.Round(scenario, round, arm, result));
                         done++;
                         // rewrite after every round: an interrupted campaign still leaves what it measured
-                        new CampaignReport(rounds, FLAVORS).write(dir, options, distributions.get(0).release(), header(distributions, network));
+                        new CampaignReport(rounds, arms).write(dir, options, header(distributions, network));
                     }
                 }
             }
@@ -93,10 +100,12 @@ public final class Campaign {
         return verdict(rounds.stream().map(CampaignReport.Round::result).toList(), List.of());
     }
 
-    private static boolean ci(CampaignOptions options, List<Distribution> distributions, ClusterNetwork network, Path dir)
+    /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */
+    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, ClusterNetwork network, Path dir)
             throws IOException, InterruptedException {
-        Distribution stock = distributions.get(0);
-        Distribution patched = distributions.get(1);
+        List<Distribution> builds = List.copyOf(distributions.values());
+        Distribution stock = builds.get(0);
+        Distribution patched = builds.get(1);
         SmokeOptions faulted = new SmokeOptions(List.of("patched"), CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(),
                 options.basePort(), options.privateNetwork(), false, false, CI_SECONDS, CI_RATE, List.of(),
                 FaultScenario.KILL_SLAVE, options.net(), options.line(), null);
@@ -127,12 +136,10 @@ public final class Campaign {
         return failures.isEmpty();
     }
 
-    private static String header(List<Distribution> distributions, ClusterNetwork network) {
+    private static String header(Map<Arm, Distribution> distributions, ClusterNetwork network) {
         StringBuilder out = new StringBuilder();
-        for (Distribution distribution : distributions) {
-            out.append("- ").append(distribution.flavor()).append(": ").append(distribution.home())
-                    .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n');
-        }
+        distributions.forEach((arm, distribution) -> out.append("- ").append(arm.label()).append(": ").append(distribution.home())
+                .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n'));
         out.append("- network: ").append(network.summary().describe()).append('\n');
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
         return out.toString();

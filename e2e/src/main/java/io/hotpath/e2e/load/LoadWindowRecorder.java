@@ -4,6 +4,8 @@ import io.hotpath.e2e.Console;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.LocalCluster;
 import io.hotpath.e2e.report.ProcessCpuTimes;
+import io.hotpath.e2e.report.ThreadCpuTimes;
+import io.hotpath.e2e.report.ThreadGroupCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +19,8 @@ import java.util.Map;
  * Marks the load window of a run: writes {@code <runDir>/load.started} and {@code <runDir>/load.finished}
  * (each holding the wall-clock instant, for tools that sample the brokers meanwhile, e.g. profiling), and
  * takes a {@link ProcessCpuTimes} snapshot of every broker and of this JVM (the load generator) at both
- * edges, so CPU per message covers exactly the sends.
+ * edges, so CPU per message covers exactly the sends; of the masters also every thread's
+ * ({@link ThreadCpuTimes}), for their CPU per thread group.
  */
 public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
 
@@ -30,6 +33,8 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
     private final Map<String, ProcessCpuTimes> atEnd = new LinkedHashMap<>();
     private final Map<String, Long> pidAtStart = new LinkedHashMap<>();
     private final Map<String, Long> pidAtEnd = new LinkedHashMap<>();
+    private final Map<String, ThreadCpuTimes> threadsAtStart = new LinkedHashMap<>();
+    private final Map<String, ThreadCpuTimes> threadsAtEnd = new LinkedHashMap<>();
     private Instant start;
     private Instant end;
     private long machineBusyAtStart;
@@ -44,14 +49,14 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
     public synchronized void started() {
         start = Instant.now();
         machineBusyAtStart = machineBusyMicros();
-        sample(atStart, pidAtStart);
+        sample(atStart, pidAtStart, threadsAtStart);
         mark("load.started", start);
     }
 
     @Override
     public synchronized void finished() {
         end = Instant.now();
-        sample(atEnd, pidAtEnd);
+        sample(atEnd, pidAtEnd, threadsAtEnd);
         machineBusyAtEnd = machineBusyMicros();
         mark("load.finished", end);
     }
@@ -79,6 +84,18 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
         return used;
     }
 
+    /** The masters' CPU per thread group during the window, those left out of {@link #cpuInWindow()} left out here too. */
+    public synchronized Map<String, ThreadGroupCpu> masterThreadCpuInWindow() {
+        Map<String, ThreadGroupCpu> used = new LinkedHashMap<>();
+        threadsAtStart.forEach((node, before) -> {
+            ThreadCpuTimes after = threadsAtEnd.get(node);
+            if (after != null && pidAtStart.get(node).equals(pidAtEnd.get(node))) {
+                used.put(node, after.since(before));
+            }
+        });
+        return used;
+    }
+
     /** CPU the whole machine spent outside idle and iowait in the window (all cores), from /proc/stat. */
     public synchronized long machineBusyMicrosInWindow() {
         return machineBusyAtStart < 0 || machineBusyAtEnd < 0 ? -1 : machineBusyAtEnd - machineBusyAtStart;
@@ -98,17 +115,25 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
         }
     }
 
-    private void sample(Map<String, ProcessCpuTimes> into, Map<String, Long> pids) {
+    private void sample(Map<String, ProcessCpuTimes> into, Map<String, Long> pids, Map<String, ThreadCpuTimes> threads) {
         List<ClusterLayout.Node> nodes = new ArrayList<>(cluster.layout().brokers());
         nodes.add(cluster.layout().namesrv());
         for (ClusterLayout.Node broker : nodes) {
             try {
                 long pid = cluster.process(broker.name()).pid();
-                into.put(broker.name(), ProcessCpuTimes.of(pid));
+                if (broker.isMaster()) {
+                    // one reading for a master's process figure and its threads': the groups are checked against it
+                    ThreadCpuTimes snapshot = ThreadCpuTimes.of(pid);
+                    threads.put(broker.name(), snapshot);
+                    into.put(broker.name(), snapshot.process());
+                } else {
+                    into.put(broker.name(), ProcessCpuTimes.of(pid));
+                }
                 pids.put(broker.name(), pid);
             } catch (RuntimeException e) {
                 // killed by a fault scenario: no figure rather than a wrong one
                 into.remove(broker.name());
+                threads.remove(broker.name());
             }
         }
         into.put(LOAD_GENERATOR, ProcessCpuTimes.self());

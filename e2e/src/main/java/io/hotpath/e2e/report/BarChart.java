@@ -15,7 +15,7 @@ import javax.imageio.ImageIO;
 
 /**
  * Grouped bar chart as a PNG, drawn with Java2D in headless mode (no plotting tool to install): one group
- * per scenario, one bar per distribution at its median, a whisker from min to max over the rounds, and
+ * per scenario, one bar per arm (distribution) at its median, a whisker from min to max over the rounds, and
  * every round as a dot so a reader sees how many there were.
  */
 public final class BarChart {
@@ -34,7 +34,9 @@ public final class BarChart {
     private static final int RIGHT = 30;
     private static final int TOP = 60;
     private static final int BOTTOM = 80;
-    private static final Color[] SERIES_COLORS = {new Color(0x4C72B0), new Color(0xDD8452), new Color(0x55A868)};
+    /** Enough for a cross-line campaign's arms (two lines x stock, patched) and a few more before colours repeat. */
+    private static final Color[] SERIES_COLORS = {new Color(0x4C72B0), new Color(0xDD8452), new Color(0x55A868),
+        new Color(0xC44E52), new Color(0x8172B3), new Color(0x937860)};
 
     private BarChart() {
     }

@@ -1,38 +1,56 @@
 package io.hotpath.e2e.report;
 
+import com.google.gson.Gson;
 import io.hotpath.e2e.cli.CampaignOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Function;
 
 /**
- * Stock vs patched over a campaign's rounds: per scenario and metric the median, min-max and the ratio of
- * medians, and whether the difference is resolvable: only when the two arms' min-max ranges do not overlap
- * and the medians differ by more than the larger relative spread of one arm (its A/A spread, the
- * round-to-round noise). With one round per arm nothing is resolvable, and the report says so. CPU figures
- * of a round where other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped.
+ * The arms of a campaign over its rounds (stock vs patched of one line, or stock and patched of several lines):
+ * per scenario and metric each arm's median, min-max, and the ratio of its median to the baseline's (the first
+ * arm), with whether the difference is resolvable: only when the two arms' min-max ranges do not overlap and
+ * the medians differ by more than the larger relative spread of one arm (its A/A spread, the round-to-round
+ * noise). With one round per arm nothing is resolvable, and the report says so. CPU figures of a round where
+ * other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped.
  */
 public final class CampaignReport {
 
-    /** One finished round. */
-    public record Round(String scenario, int round, String flavor, SmokeResult result) {
+    /** One distribution a campaign compares: {@code label} names it in the report ("patched", "4.9.8 stock"). */
+    public record Arm(String label, String line, String flavor) {
+    }
+
+    /** One finished round of one arm. */
+    public record Round(String scenario, int round, Arm arm, SmokeResult result) {
     }
 
     /** What the report compares; {@code cpu} metrics are dropped for rounds on a busy machine. */
     record Metric(String key, String label, String unit, boolean cpu, Function<SmokeResult, Double> value) {
     }
 
+    /**
+     * One metric of one arm in one scenario, as campaign.json lists it. {@code aaSpread}: the larger relative
+     * min-max spread of the arm's and the baseline's rounds; the baseline's own entry has its own spread, no
+     * ratio and no verdict. A figure without rounds is absent (null).
+     */
+    record Comparison(String scenario, String metric, String unit, String arm, int rounds, Double median, Double min, Double max,
+                      Double ratioToBaseline, Double aaSpread, Boolean resolved, String verdict) {
+    }
+
+    /** A chart file and the metric it draws, one bar per arm. */
+    private record Chart(String file, String title, String metric) {
+    }
+
     static final List<Metric> METRICS = List.of(
             new Metric("tps", "TPS", "acked msg/s", false, r -> r.load().tps()),
             new Metric("rtP99Ms", "RT p99", "ms", false, r -> r.load().rtPercentilesMillis().get("p99")),
             new Metric("rtAvgMs", "RT avg", "ms", false, r -> r.load().avgRtMillis()),
+            new Metric("masterCpuMicrosPerMsg", "master CPU (user + system)", "us/msg", true, r -> m(r, RunMetrics::masterMicrosPerMessage)),
             new Metric("masterCpuUserMicrosPerMsg", "master user CPU", "us/msg", true, r -> m(r, RunMetrics::masterUserMicrosPerMessage)),
             new Metric("masterCpuSystemMicrosPerMsg", "master system CPU", "us/msg", true, r -> m(r, RunMetrics::masterSystemMicrosPerMessage)),
             new Metric("slaveCpuUserMicrosPerMsg", "slave user CPU", "us/msg", true, r -> m(r, RunMetrics::slaveUserMicrosPerMessage)),
@@ -40,6 +58,22 @@ public final class CampaignReport {
             new Metric("masterAllocatedBytesPerMsg", "master allocated", "B/msg", false, r -> m(r, RunMetrics::masterAllocatedBytesPerMessage)),
             new Metric("commitLogBytesPerMsg", "CommitLog", "B/msg", false, r -> m(r, RunMetrics::commitLogBytesPerMessage)),
             new Metric("masterGcPauseMsTotal", "master GC pauses", "ms/round", false, r -> m(r, x -> x.masterGcPauseMillisTotal())));
+
+    private static final List<Chart> CHARTS = List.of(
+            new Chart("tps.png", "TPS per scenario", "tps"),
+            new Chart("p99.png", "RT p99 per scenario", "rtP99Ms"),
+            new Chart("master-cpu-total.png", "Master CPU (user + system) per message", "masterCpuMicrosPerMsg"),
+            new Chart("master-cpu.png", "Master user CPU per message", "masterCpuUserMicrosPerMsg"),
+            new Chart("master-cpu-system.png", "Master system CPU per message", "masterCpuSystemMicrosPerMsg"),
+            new Chart("allocated-bytes.png", "Bytes allocated per message on the masters (JFR)", "masterAllocatedBytesPerMsg"),
+            new Chart("commitlog-bytes.png", "CommitLog bytes per message", "commitLogBytesPerMsg"),
+            new Chart("gc-pauses.png", "GC pauses on the masters per round (JFR)", "masterGcPauseMsTotal"));
+
+    private static final Gson GSON = new Gson();
+
+    private static Metric metric(String key) {
+        return METRICS.stream().filter(m -> m.key().equals(key)).findFirst().orElseThrow();
+    }
 
     private static Double m(SmokeResult result, Function<RunMetrics, Double> figure) {
         if (result.metrics() == null) {
@@ -50,37 +84,38 @@ public final class CampaignReport {
     }
 
     private final List<Round> rounds;
-    private final List<String> flavors;
+    private final List<Arm> arms;
 
-    public CampaignReport(List<Round> rounds, List<String> flavors) {
+    /** {@code arms} in report order; the first is the baseline of every ratio. */
+    public CampaignReport(List<Round> rounds, List<Arm> arms) {
         this.rounds = List.copyOf(rounds);
-        this.flavors = List.copyOf(flavors);
+        this.arms = List.copyOf(arms);
     }
 
-    List<Double> values(String scenario, String flavor, Metric metric) {
+    List<Double> values(String scenario, Arm arm, Metric metric) {
         List<Double> values = new ArrayList<>();
-        for (Round round : rounds) {
-            if (round.scenario().equals(scenario) && round.flavor().equals(flavor)) {
-                boolean busy = round.result().metrics() != null && round.result().metrics().busyMachine();
-                Double value = metric.value().apply(round.result());
-                if (value != null && !(metric.cpu() && busy)) {
-                    values.add(value);
-                }
+        for (Round round : rounds(scenario, arm)) {
+            Double value = metric.value().apply(round.result());
+            if (value != null && !(metric.cpu() && busy(round))) {
+                values.add(value);
             }
         }
         return values.stream().sorted().toList();
     }
 
-    private long busyRounds(String scenario, String flavor) {
-        return rounds.stream().filter(r -> r.scenario().equals(scenario) && r.flavor().equals(flavor))
-                .filter(r -> r.result().metrics() != null && r.result().metrics().busyMachine()).count();
+    private List<Round> rounds(String scenario, Arm arm) {
+        return rounds.stream().filter(r -> r.scenario().equals(scenario) && r.arm().equals(arm)).toList();
+    }
+
+    private static boolean busy(Round round) {
+        return round.result().metrics() != null && round.result().metrics().busyMachine();
     }
 
     List<String> scenarios() {
         return rounds.stream().map(Round::scenario).distinct().toList();
     }
 
-    /** The verdict line of one metric; {@code a} is the baseline (stock), {@code b} the treatment. */
+    /** The verdict line of one metric; {@code a} is the baseline, {@code b} the arm compared with it. */
     static String verdict(List<Double> a, List<Double> b) {
         if (a.isEmpty() || b.isEmpty()) {
             return "no data";
@@ -89,19 +124,39 @@ public final class CampaignReport {
             return "not resolvable (fewer than 2 rounds per arm: no A/A spread to compare with)";
         }
         double medianA = BarChart.median(a);
-        double medianB = BarChart.median(b);
-        double spread = Math.max(relativeSpread(a), relativeSpread(b));
-        double difference = medianA == 0 ? 0 : Math.abs(medianB - medianA) / medianA;
-        boolean overlap = a.get(0) <= b.get(b.size() - 1) && b.get(0) <= a.get(a.size() - 1);
-        if (!overlap && difference > spread) {
+        double change = medianA == 0 ? 0 : (BarChart.median(b) - medianA) / medianA;
+        double spread = aaSpread(a, b);
+        if (resolved(a, b)) {
             // with few rounds, separated ranges are weak evidence: say how often equal arms would separate
             String chance = spread == 0 ? "" : String.format(Locale.ROOT, "; equal arms would separate by chance with p = %.2f",
                     chanceOfSeparation(a.size(), b.size()));
             return String.format(Locale.ROOT, "resolved: %+.1f %% vs A/A spread %.1f %% (ranges do not overlap%s)",
-                    100 * (medianB - medianA) / medianA, 100 * spread, chance);
+                    100 * change, 100 * spread, chance);
         }
         return String.format(Locale.ROOT, "not resolvable: %+.1f %% within A/A spread %.1f %%%s",
-                medianA == 0 ? 0 : 100 * (medianB - medianA) / medianA, 100 * spread, overlap ? " (ranges overlap)" : "");
+                100 * change, 100 * spread, overlap(a, b) ? " (ranges overlap)" : "");
+    }
+
+    /**
+     * Whether arm {@code b} differs from baseline {@code a} beyond the noise: at least 2 rounds each, min-max
+     * ranges apart, and medians further apart than {@link #aaSpread}.
+     */
+    static boolean resolved(List<Double> a, List<Double> b) {
+        if (a.size() < 2 || b.size() < 2) {
+            return false;
+        }
+        double medianA = BarChart.median(a);
+        double difference = medianA == 0 ? 0 : Math.abs(BarChart.median(b) - medianA) / medianA;
+        return !overlap(a, b) && difference > aaSpread(a, b);
+    }
+
+    /** The A/A spread of a comparison: the larger relative min-max spread between the rounds of either arm. */
+    static double aaSpread(List<Double> a, List<Double> b) {
+        return Math.max(relativeSpread(a), relativeSpread(b));
+    }
+
+    private static boolean overlap(List<Double> a, List<Double> b) {
+        return a.get(0) <= b.get(b.size() - 1) && b.get(0) <= a.get(a.size() - 1);
     }
 
     /**
@@ -122,72 +177,145 @@ public final class CampaignReport {
         return median == 0 ? 0 : (sorted.get(sorted.size() - 1) - sorted.get(0)) / median;
     }
 
-    /** {@code release}: the line both arms run (stock and patched builds of the same upstream release). */
-    public String markdown(CampaignOptions options, String release, String header) {
+    /** Every metric of every arm in {@code scenario}, metric by metric, arms in report order. */
+    List<Comparison> comparisons(String scenario) {
+        List<Comparison> out = new ArrayList<>();
+        for (Metric metric : METRICS) {
+            List<Double> baseline = values(scenario, arms.get(0), metric);
+            for (Arm arm : arms) {
+                List<Double> values = values(scenario, arm, metric);
+                boolean any = !values.isEmpty();
+                Double median = any ? BarChart.median(values) : null;
+                boolean isBaseline = arm.equals(arms.get(0));
+                boolean ratio = !isBaseline && any && !baseline.isEmpty() && BarChart.median(baseline) != 0;
+                boolean spread = any && (isBaseline || !baseline.isEmpty());
+                out.add(new Comparison(scenario, metric.key(), metric.unit(), arm.label(), values.size(), median,
+                        any ? values.get(0) : null, any ? values.get(values.size() - 1) : null,
+                        ratio ? median / BarChart.median(baseline) : null,
+                        spread ? (isBaseline ? relativeSpread(values) : aaSpread(baseline, values)) : null,
+                        isBaseline ? null : resolved(baseline, values), isBaseline ? null : verdict(baseline, values)));
+            }
+        }
+        return out;
+    }
+
+    private boolean oneLine() {
+        return arms.stream().map(Arm::line).distinct().count() == 1;
+    }
+
+    private List<String> labels() {
+        return arms.stream().map(Arm::label).toList();
+    }
+
+    public String markdown(CampaignOptions options, String header) {
         StringBuilder out = new StringBuilder();
-        out.append("# Campaign: stock vs patched RocketMQ ").append(release).append(" (2m-2s, ").append(options.net().option()).append(")\n\n")
+        String title = oneLine() ? String.join(" vs ", labels()) + " RocketMQ " + arms.get(0).line()
+                : "RocketMQ " + String.join(" vs ", labels());
+        out.append("# Campaign: ").append(title).append(" (2m-2s, ").append(options.net().option()).append(")\n\n")
                 .append(header).append("\n\n");
-        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, alternating %s; warm-up %d s discarded, measured %d s per round, %s.%n",
-                options.rounds(), String.join(" / ", flavors), options.warmupSeconds(), options.seconds(),
-                options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)"));
-        out.append("A difference counts as resolved only when the two arms' min-max ranges do not overlap and the medians"
-                + " differ by more than the larger relative min-max spread of one arm (A/A spread). CPU figures of rounds on a"
-                + " busy machine are dropped. Separated ranges can happen by chance with few rounds: each such verdict gives"
-                + " the probability that two equal arms would separate as far (2 / C(n + m, n)); a metric measured exactly"
-                + " (CommitLog bytes) needs no such caution.\n");
-        long busy = rounds.stream().filter(r -> r.result().metrics() != null && r.result().metrics().busyMachine()).count();
+        String order = options.lines().isEmpty() ? "alternating " + String.join(" / ", labels())
+                : "each round runs every arm once, in the order of the columns below on odd rounds and in reverse on even ones";
+        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %d s discarded, measured %d s per round, %s."
+                        + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmupSeconds(), options.seconds(),
+                options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)", arms.get(0).label()));
+        out.append("A difference counts as resolved only when the arm's and the baseline's min-max ranges do not overlap and"
+                + " the medians differ by more than the larger relative min-max spread of the two (A/A spread). CPU figures of"
+                + " rounds on a busy machine are dropped. Separated ranges can happen by chance with few rounds: each such"
+                + " verdict gives the probability that two equal arms would separate as far (2 / C(n + m, n)); a metric"
+                + " measured exactly (CommitLog bytes) needs no such caution.");
+        out.append(arms.size() > 2 ? " With " + (arms.size() - 1) + " arms against one baseline, the chance that any of"
+                + " them separates by chance is up to " + (arms.size() - 1) + " times that p.\n" : "\n");
+        long busy = rounds.stream().filter(CampaignReport::busy).count();
         out.append(busy == 0
                 ? "Every round ran on a quiet machine (no other process used noticeable CPU during its measured window).\n"
                 : busy + " of " + rounds.size() + " rounds ran while other processes used noticeable CPU: their CPU figures are"
                     + " dropped, and TPS / latency of the whole campaign are not quotable.\n");
         out.append("What to expect: the patched hot paths save a few hundred ns per message, under 1 % of a master's CPU per"
-                + " message, so CPU and TPS differences are expected to stay within the A/A spread; CommitLog bytes and"
-                + " allocated bytes per message are the metrics that must resolve.\n");
+                + " message, so CPU and TPS differences between a line's stock and patched builds are expected to stay within"
+                + " the A/A spread; CommitLog bytes and allocated bytes per message are the metrics that must resolve.");
+        out.append(oneLine() ? "\n" : " Between lines, upstream's own changes come on top.\n");
         for (String scenario : scenarios()) {
             out.append("\n## ").append(scenario).append("\n\n");
-            StringJoiner head = new StringJoiner(" | ", "| metric | ", " | ratio | verdict |\n");
-            StringJoiner rule = new StringJoiner("|", "|---|", "|---:|---|\n");
-            for (String flavor : flavors) {
-                head.add(flavor + " median [min-max] (n)");
-                rule.add("---:");
-            }
-            out.append(head).append(rule);
-            for (Metric metric : METRICS) {
-                List<List<Double>> arms = flavors.stream().map(f -> values(scenario, f, metric)).toList();
-                StringJoiner row = new StringJoiner(" | ", "| ", " |\n");
-                row.add(metric.label() + " (" + metric.unit() + ")");
-                for (int i = 0; i < arms.size(); i++) {
-                    List<Double> arm = arms.get(i);
-                    long dropped = metric.cpu() ? busyRounds(scenario, flavors.get(i)) : 0;
-                    row.add(arm.isEmpty() ? (dropped > 0 ? "n/a (" + dropped + " busy rounds dropped)" : "n/a") : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(BarChart.median(arm)),
-                            num(arm.get(0)), num(arm.get(arm.size() - 1)), arm.size())
-                            + (dropped > 0 ? ", " + dropped + " busy dropped" : ""));
-                }
-                boolean pair = arms.size() == 2 && !arms.get(0).isEmpty() && !arms.get(1).isEmpty();
-                row.add(pair && BarChart.median(arms.get(0)) != 0
-                        ? String.format(Locale.ROOT, "%.3f", BarChart.median(arms.get(1)) / BarChart.median(arms.get(0))) : "n/a");
-                row.add(arms.size() == 2 ? verdict(arms.get(0), arms.get(1)) : "");
-                out.append(row);
-            }
+            List<Comparison> comparisons = comparisons(scenario);
+            figures(out, scenario, comparisons);
+            ratios(out, comparisons);
+            out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
         }
-        out.append("\n## Rounds\n\n| scenario | round | distribution | result | acked | failed | lost | busy machine | run dir |\n|---|---:|---|---|---:|---:|---:|---|---|\n");
+        out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed | lost | busy machine | run dir |\n|---|---:|---|---|---:|---:|---:|---|---|\n");
         for (Round round : rounds) {
             SmokeResult r = round.result();
             out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d | %d | %s | %s |%n", round.scenario(), round.round(),
-                    round.flavor(), r.verdict(), r.load().acked(), r.load().failed(), r.delivery().lost(),
+                    round.arm().label(), r.verdict(), r.load().acked(), r.load().failed(), r.delivery().lost(),
                     r.metrics() == null ? "n/a" : r.metrics().busyMachine() ? "yes" : "no", r.runDir().getFileName()));
         }
-        out.append("\nCharts: tps.png, p99.png, master-cpu.png, allocated-bytes.png, commitlog-bytes.png\n");
+        StringJoiner charts = new StringJoiner(", ", "\nCharts (one bar per arm): ", "\n");
+        CHARTS.forEach(chart -> charts.add(chart.file()));
+        out.append(charts);
         return out.toString();
     }
 
-    public String json(CampaignOptions options, String release) {
+    /** Per metric each arm's median [min-max] (n), and the lost messages, which must be 0. */
+    private void figures(StringBuilder out, String scenario, List<Comparison> comparisons) {
+        StringJoiner head = new StringJoiner(" | ", "| metric | ", " |\n");
+        StringJoiner rule = new StringJoiner("|", "|---|", "|\n");
+        for (Arm arm : arms) {
+            head.add(arm.label() + " median [min-max] (n)");
+            rule.add("---:");
+        }
+        out.append(head).append(rule);
+        for (int m = 0; m < METRICS.size(); m++) {
+            Metric metric = METRICS.get(m);
+            StringJoiner row = new StringJoiner(" | ", "| ", " |\n");
+            row.add(metric.label() + " (" + metric.unit() + ")");
+            for (int a = 0; a < arms.size(); a++) {
+                // comparisons() lists metric by metric, each with every arm in report order
+                Comparison c = comparisons.get(m * arms.size() + a);
+                long dropped = metric.cpu() ? rounds(scenario, arms.get(a)).stream().filter(CampaignReport::busy).count() : 0;
+                row.add(c.median() == null ? (dropped > 0 ? "n/a (" + dropped + " busy rounds dropped)" : "n/a")
+                        : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(c.median()), num(c.min()), num(c.max()), c.rounds())
+                            + (dropped > 0 ? ", " + dropped + " busy dropped" : ""));
+            }
+            out.append(row);
+        }
+        StringJoiner lost = new StringJoiner(" | ", "| lost (must be 0) | ", " |\n");
+        for (Arm arm : arms) {
+            List<Round> armRounds = rounds(scenario, arm);
+            long total = armRounds.stream().mapToLong(r -> r.result().delivery().lost()).sum();
+            lost.add(total + " in " + armRounds.size() + " rounds" + (total == 0 ? "" : " (FAIL)"));
+        }
+        out.append(lost);
+    }
+
+    /** Every other arm against the baseline, metric by metric: the ratio of medians and the verdict beside it. */
+    private void ratios(StringBuilder out, List<Comparison> comparisons) {
+        out.append("\nAgainst ").append(arms.get(0).label()).append(": ratio of medians, and the verdict on the difference against"
+                + " the A/A spread (the larger relative min-max spread between rounds of the arm or of the baseline).\n\n");
+        out.append("| metric | arm | ratio | verdict |\n|---|---|---:|---|\n");
+        for (Comparison c : comparisons) {
+            if (c.verdict() == null) {
+                continue;
+            }
+            Metric metric = metric(c.metric());
+            out.append(String.format(Locale.ROOT, "| %s (%s) | %s | %s | %s |%n", metric.label(), metric.unit(), c.arm(),
+                    c.ratioToBaseline() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", c.ratioToBaseline()), c.verdict()));
+        }
+    }
+
+    /** The rounds of an arm whose masters' thread figures count: measured, and not on a busy machine (CPU figures). */
+    private List<RunMetrics> threadRuns(String scenario, Arm arm) {
+        return rounds(scenario, arm).stream().filter(r -> !busy(r)).map(r -> r.result().metrics())
+                .filter(m -> m != null && !m.masterThreadMicrosPerMessage().isEmpty()).toList();
+    }
+
+    public String json(CampaignOptions options) {
         StringJoiner roundsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
         for (Round round : rounds) {
             StringJoiner fields = new StringJoiner(", ", "{", "}");
-            fields.add("\"scenario\": \"" + round.scenario() + "\"").add("\"round\": " + round.round())
-                    .add("\"flavor\": \"" + round.flavor() + "\"").add("\"result\": \"" + round.result().verdict() + "\"")
-                    .add("\"runDir\": \"" + round.result().runDir() + "\"");
+            fields.add("\"scenario\": " + GSON.toJson(round.scenario())).add("\"round\": " + round.round())
+                    .add("\"arm\": " + GSON.toJson(round.arm().label())).add("\"line\": " + GSON.toJson(round.arm().line()))
+                    .add("\"flavor\": " + GSON.toJson(round.arm().flavor())).add("\"result\": \"" + round.result().verdict() + "\"")
+                    .add("\"runDir\": " + GSON.toJson(round.result().runDir().toString()))
+                    .add("\"lost\": " + round.result().delivery().lost());
             for (Metric metric : METRICS) {
                 Double value = metric.value().apply(round.result());
                 fields.add("\"" + metric.key() + "\": " + (value == null ? "null" : String.format(Locale.ROOT, "%.3f", value)));
@@ -196,43 +324,45 @@ public final class CampaignReport {
             fields.add("\"otherCpuSeconds\": " + (metrics == null || metrics.otherCpuMicros() < 0 ? "null"
                     : String.format(Locale.ROOT, "%.2f", metrics.otherCpuMicros() / 1e6)));
             fields.add("\"busyMachine\": " + (metrics != null && metrics.busyMachine()));
+            fields.add("\"masterThreadCpuMicrosPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadMicrosPerMessage())));
             roundsJson.add(fields.toString());
         }
+        StringJoiner comparisonsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]").setEmptyValue("[]");
+        scenarios().forEach(scenario -> comparisons(scenario).forEach(c -> comparisonsJson.add(GSON.toJson(c))));
         // every round ran on the one network of the campaign: its figures once, at the top
-        List<String> net = rounds.isEmpty() ? List.of("\"net\": \"" + options.net().option() + "\"")
-                : rounds.get(0).result().network().jsonFields();
-        return String.format(Locale.ROOT, "{\n  %s,\n  \"release\": \"%s\",\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
-                        + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s\n}\n",
-                String.join(",\n  ", net), release, options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
-                options.warmupSeconds(), options.seconds(), roundsJson);
+        List<String> head = new ArrayList<>(rounds.isEmpty() ? List.of("\"net\": \"" + options.net().option() + "\"")
+                : rounds.get(0).result().network().jsonFields());
+        if (oneLine()) {
+            head.add("\"release\": \"" + arms.get(0).line() + "\"");
+        }
+        head.add("\"lines\": " + GSON.toJson(arms.stream().map(Arm::line).distinct().toList()));
+        head.add("\"arms\": " + GSON.toJson(labels()));
+        head.add("\"baseline\": " + GSON.toJson(arms.get(0).label()));
+        return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
+                        + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s\n}\n",
+                String.join(",\n  ", head), options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
+                options.warmupSeconds(), options.seconds(), roundsJson, comparisonsJson);
     }
 
     public void writeCharts(Path dir) throws IOException {
-        chart(dir.resolve("tps.png"), "TPS per scenario", "acked msg/s", METRICS.get(0));
-        chart(dir.resolve("p99.png"), "RT p99 per scenario", "ms", METRICS.get(1));
-        chart(dir.resolve("master-cpu.png"), "Master user CPU per message", "us/msg", METRICS.get(3));
-        chart(dir.resolve("allocated-bytes.png"), "Bytes allocated per message on the masters (JFR)", "B/msg", METRICS.get(7));
-        chart(dir.resolve("commitlog-bytes.png"), "CommitLog bytes per message", "B/msg", METRICS.get(8));
-    }
-
-    private void chart(Path file, String title, String unit, Metric metric) throws IOException {
-        List<BarChart.Group> groups = new ArrayList<>();
-        for (String scenario : scenarios()) {
-            Map<String, List<Double>> arms = new LinkedHashMap<>();
-            flavors.forEach(f -> arms.put(f, values(scenario, f, metric)));
-            groups.add(new BarChart.Group(scenario, arms.entrySet().stream()
-                    .map(e -> new BarChart.Bar(e.getKey(), e.getValue())).toList()));
+        for (Chart chart : CHARTS) {
+            Metric metric = metric(chart.metric());
+            List<BarChart.Group> groups = new ArrayList<>();
+            for (String scenario : scenarios()) {
+                groups.add(new BarChart.Group(scenario, arms.stream()
+                        .map(arm -> new BarChart.Bar(arm.label(), values(scenario, arm, metric))).toList()));
+            }
+            BarChart.write(dir.resolve(chart.file()), chart.title(), metric.unit(), labels(), groups);
         }
-        BarChart.write(file, title, unit, flavors, groups);
     }
 
-    public void write(Path dir, CampaignOptions options, String release, String header) throws IOException {
-        Files.writeString(dir.resolve("campaign.json"), json(options, release));
-        Files.writeString(dir.resolve("report.md"), markdown(options, release, header));
+    public void write(Path dir, CampaignOptions options, String header) throws IOException {
+        Files.writeString(dir.resolve("campaign.json"), json(options));
+        Files.writeString(dir.resolve("report.md"), markdown(options, header));
         writeCharts(dir);
     }
 
-    private static String num(double value) {
+    static String num(double value) {
         return String.format(Locale.ROOT, value >= 1000 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value);
     }
 }

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  */
 public record ProcessCpuTimes(long userMicros, long systemMicros) {
 
-    private static final long MICROS_PER_TICK = 10_000;
+    static final long MICROS_PER_TICK = 10_000;
 
     public static ProcessCpuTimes of(long pid) {
         return read(Path.of("/proc", Long.toString(pid), "stat"));

@@ -1,5 +1,6 @@
 package io.hotpath.e2e.report;
 
+import com.google.gson.Gson;
 import io.hotpath.e2e.audit.CommitLogScan;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.LocalCluster;
@@ -15,7 +16,8 @@ import java.util.StringJoiner;
  * (user and system, /proc), the load generator's own CPU, bytes allocated on the masters (JFR thread
  * allocation counters, see {@link BrokerFlightRecording}), GC pauses on the masters, and CommitLog bytes
  * per stored message of the test topic ({@link CommitLogScan}, exact). A figure that could not be
- * measured is -1 and printed as "n/a", never estimated.
+ * measured is -1 and printed as "n/a", never estimated. {@code masterThreads}: the masters' CPU per thread
+ * group ({@link ThreadGroupCpu}), null when a master was killed or restarted in the window.
  *
  * <p>{@code otherCpuMicros}: machine busy time in the window minus what the cluster and the load
  * generator used; a large share means another process competed and the window's CPU figures are suspect.
@@ -23,10 +25,14 @@ import java.util.StringJoiner;
 public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
                          ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
                          int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
-                         CommitLogScan.TopicBytes commitLog) {
+                         CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads) {
 
     /** Share of the window's machine CPU used by processes other than ours above which a window is flagged. */
     public static final double OTHER_CPU_FLAG_SHARE = 0.05;
+    /** Share of the masters' CPU from which a thread group is named in the summaries; smaller ones add up to "other". */
+    public static final double THREAD_GROUP_SHARE = 0.02;
+
+    private static final Gson GSON = new Gson();
 
     /**
      * Collects the figures after the cluster was stopped (the JFR recordings are written on exit, and the
@@ -39,6 +45,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         ClusterLayout layout = cluster.layout();
         ProcessCpuTimes masters = sum(cpu, layout.masters());
         ProcessCpuTimes slaves = sum(cpu, layout.brokers().stream().filter(n -> !n.isMaster()).toList());
+        ThreadGroupCpu masterThreads = threadSum(window.masterThreadCpuInWindow(), layout.masters());
         long ours = cpu.values().stream().mapToLong(ProcessCpuTimes::totalMicros).sum();
         long busy = window.machineBusyMicrosInWindow();
         long other = busy < 0 || cpu.size() < layout.brokers().size() + 2 ? -1 : Math.max(0, busy - ours);
@@ -65,7 +72,19 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         double seconds = (window.end().toEpochMilli() - window.start().toEpochMilli()) / 1000.0;
         return new RunMetrics(seconds, ackedMessages, masters, slaves, cpu.get(LoadWindowRecorder.LOAD_GENERATOR), other,
                 allocated, allocated < 0 ? -1 : gcCount, allocated < 0 ? -1 : pauseTotal, allocated < 0 ? -1 : pauseMax,
-                commitLog);
+                commitLog, masterThreads);
+    }
+
+    private static ThreadGroupCpu threadSum(Map<String, ThreadGroupCpu> threads, List<ClusterLayout.Node> masters) {
+        ThreadGroupCpu total = null;
+        for (ClusterLayout.Node master : masters) {
+            ThreadGroupCpu used = threads.get(master.name());
+            if (used == null) {
+                return null;
+            }
+            total = total == null ? used : total.plus(used);
+        }
+        return total;
     }
 
     private static ProcessCpuTimes sum(Map<String, ProcessCpuTimes> cpu, List<ClusterLayout.Node> nodes) {
@@ -108,6 +127,11 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         return loadGeneratorCpu == null ? -1 : perMessage(loadGeneratorCpu.totalMicros());
     }
 
+    /** The masters' CPU per message of every thread group and of {@link ThreadGroupCpu#EXITED}; empty when not measured. */
+    public Map<String, Double> masterThreadMicrosPerMessage() {
+        return masterThreads == null || messages == 0 ? Map.of() : masterThreads.perMessage(messages);
+    }
+
     public double masterAllocatedBytesPerMessage() {
         return perMessage(masterAllocatedBytes);
     }
@@ -133,7 +157,28 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 n(masterAllocatedBytesPerMessage()), masterGcCount < 0 ? "n/a" : Integer.toString(masterGcCount),
                 n(masterGcPauseMillisTotal), n(masterGcPauseMillisMax), n(commitLogBytesPerMessage()), "test-topic",
                 commitLog.records()));
+        if (masterThreads != null && messages > 0) {
+            out.append(threadSummary());
+        }
         return out.toString();
+    }
+
+    private String threadSummary() {
+        StringJoiner groups = new StringJoiner(", ");
+        masterThreads.largest(THREAD_GROUP_SHARE).forEach((group, micros) ->
+                groups.add(String.format(Locale.ROOT, "%s %.2f", group, (double) micros / messages)));
+        String check;
+        if (masterThreads.accountedToTheTick()) {
+            check = "the groups add up to it within a tick per thread";
+        } else if (masterThreads.exitedMicros() > 0) {
+            check = "'exited threads' is CPU of threads that ended in the window (" + masterThreads.exitedThreads()
+                    + " of those seen at its start)";
+        } else {
+            check = "MISMATCH: the groups exceed it by more than a tick per thread";
+        }
+        return String.format(Locale.ROOT, "  master threads, CPU us per acked message (groups above %.0f %% of the masters'): %s;"
+                + " whole processes %.2f (%s)%n", 100 * THREAD_GROUP_SHARE, groups,
+                (double) masterThreads.process().totalMicros() / messages, check);
     }
 
     /** Flat JSON fields (without braces) for smoke-result.json. */
@@ -154,6 +199,10 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 .add(f("commitLogBytesPerMsg", commitLogBytesPerMessage()))
                 .add(f("commitLogRecords", commitLog.records()))
                 .add(f("commitLogBytes", commitLog.bytes()));
+        if (masterThreads != null) {
+            json.add("\"masterThreadCpu\": " + GSON.toJson(masterThreads));
+            json.add("\"masterThreadCpuMicrosPerMsg\": " + GSON.toJson(masterThreadMicrosPerMessage()));
+        }
     }
 
     private static String f(String name, double value) {
