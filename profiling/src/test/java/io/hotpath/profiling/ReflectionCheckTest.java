@@ -55,6 +55,8 @@ class ReflectionCheckTest {
 
         assertThat(ReflectionCheck.verify("idle", idle, Expectation.PRESENT))
             .hasValueSatisfying(m -> assertThat(m).contains("no send-path samples"));
+        assertThat(ReflectionCheck.verify("idle", idle, Expectation.ABSENT))
+            .hasValueSatisfying(m -> assertThat(m).contains("no send-path samples"));
         assertThat(ReflectionCheck.verify("idle", idle, Expectation.IGNORE)).isEmpty();
     }
 
