@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import io.hotpath.dist.store.probe.StoreSiteProbe;
 
 /**
- * The patched distribution's lib/ plus hotpath-codec's test-jar in one class loader, so that
+ * The patched distribution's lib/ plus the suites' test-jars (hotpath-codec's, hotpath-line-4.9.8's) in one class loader, so that
  * hotpath-codec's send-header suites (which link to the broker processors statically) run
  * against the PATCHED broker classes, exactly as the patched broker runs them.
  *
@@ -30,6 +30,8 @@ import io.hotpath.dist.store.probe.StoreSiteProbe;
 final class PatchedBrokerLoader extends URLClassLoader {
 
     static final String NAME = "patched-broker-lib+codec-tests";
+    /** A class of hotpath-line-4.9.8's test-jar, which this loader also holds. */
+    static final String LINE_498_SUITE = "io/hotpath/codec/header/SendHeaderParser498.class";
     private static final String[] SHARED = {"org.junit.", "net.jqwik.", "org.assertj.", "org.opentest4j.", "org.apiguardian.",
         "net.bytebuddy."};
     private static final String[] OWN_ONLY = {"org.apache.rocketmq.", "io.hotpath.codec."};
@@ -149,9 +151,14 @@ final class PatchedBrokerLoader extends URLClassLoader {
 
     /** hotpath-codec's test-jar, as Maven put it on the test classpath. */
     private static Path codecTestJar() {
-        URL url = PatchedBrokerLoader.class.getClassLoader().getResource("io/hotpath/codec/header/SendHeaderDecoder490Contract.class");
+        return testJarOf("io/hotpath/codec/header/SendHeaderDecoder490Contract.class");
+    }
+
+    /** The jar on the test classpath that holds {@code resource} (a test-jar, as Maven put it there). */
+    private static Path testJarOf(String resource) {
+        URL url = PatchedBrokerLoader.class.getClassLoader().getResource(resource);
         if (url == null || !url.getProtocol().equals("jar")) {
-            throw new IllegalStateException("hotpath-codec's test-jar is not on the test classpath as a jar: " + url);
+            throw new IllegalStateException(resource + " is not on the test classpath in a jar: " + url);
         }
         String jar = url.getPath().substring(0, url.getPath().indexOf("!/"));
         try {
@@ -168,6 +175,8 @@ final class PatchedBrokerLoader extends URLClassLoader {
                 urls.add(jar.toUri().toURL());
             }
             urls.add(testJar.toUri().toURL());
+            // the 4.9.8 line's send-header suites (same package as hotpath-codec's, other class names)
+            urls.add(testJarOf(LINE_498_SUITE).toUri().toURL());
             if (probePackage != null) {
                 // broker-dist's test classes directory (the probes' code source)
                 urls.add(PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation());

@@ -1,18 +1,7 @@
 package io.hotpath.dist;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
-import org.junit.platform.launcher.listeners.TestExecutionSummary;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -40,34 +29,6 @@ class PatchedBrokerSendHeaderSuitesTest {
 
     @Test
     void sendHeaderSuitesPassAgainstThePatchedBrokerProcessors() {
-        PatchedBrokerLoader loader = PatchedBrokerLoader.get();
-        String previous = System.getProperty("hotpath.candidate");
-        System.setProperty("hotpath.candidate", "broker");
-        SummaryGeneratingListener listener = new SummaryGeneratingListener();
-        try {
-            LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
-            for (String suite : SUITES) {
-                Class<?> type = loader.load(suite);
-                assertThat(type.getClassLoader()).as(suite).isSameAs(loader);
-                request.selectors(selectClass(type));
-            }
-            LauncherDiscoveryRequest discovery = request.build();
-            Launcher launcher = LauncherFactory.create();
-            launcher.execute(discovery, listener);
-        } finally {
-            if (previous == null) {
-                System.clearProperty("hotpath.candidate");
-            } else {
-                System.setProperty("hotpath.candidate", previous);
-            }
-        }
-        TestExecutionSummary summary = listener.getSummary();
-        StringWriter report = new StringWriter();
-        summary.printTo(new PrintWriter(report));
-        summary.printFailuresTo(new PrintWriter(report), 40);
-        System.out.println("hotpath: send-header suites against the patched broker (" + loader.lib + "):\n" + report);
-        assertThat(summary.getTestsFoundCount()).as("tests found in %s", SUITES).isGreaterThan(50);
-        assertThat(summary.getContainersFailedCount() + summary.getTestsFailedCount()).as(report.toString()).isZero();
-        assertThat(summary.getTestsSucceededCount()).as(report.toString()).isEqualTo(summary.getTestsFoundCount());
+        BrokerCandidateSuites.assertPass(PatchedBrokerLoader.get(), SUITES, 50);
     }
 }

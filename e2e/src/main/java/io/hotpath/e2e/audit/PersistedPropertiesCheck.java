@@ -5,6 +5,7 @@ import io.hotpath.e2e.cluster.ClusterLayout;
 import io.hotpath.e2e.cluster.Distribution;
 import io.hotpath.e2e.cluster.LocalCluster;
 import io.hotpath.e2e.load.CompatSends;
+import io.hotpath.e2e.load.ConsumerSendBacks;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.report.SmokeResult;
 import java.io.IOException;
@@ -54,14 +55,17 @@ public final class PersistedPropertiesCheck {
      * Which reported topics must store no {@code WAIT\1} on a distribution with 0003 (a record there fails
      * the run, as one in the smoke topic does): all of them, since 0003 trims every path that persists a
      * message - V1 sends and batches (compat, 4.9.8 client), the delay branch and the schedule re-put,
-     * transaction half / op / commit records.
+     * transaction half / op / commit records, consumer send-back to the retry topic (through the schedule topic)
+     * and to the DLQ.
      */
     static final Set<String> WAIT_FREE_RELAY_TOPICS = Set.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
-        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC);
+        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC,
+        ConsumerSendBacks.RETRY_TOPIC, ConsumerSendBacks.DLQ_TOPIC);
 
     /** Topics besides the smoke topic that the smoke reports per run, in this order. */
     static final List<String> REPORTED_TOPICS = List.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
-        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC);
+        TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC,
+        ConsumerSendBacks.RETRY_TOPIC, ConsumerSendBacks.DLQ_TOPIC);
 
     private PersistedPropertiesCheck() {
     }

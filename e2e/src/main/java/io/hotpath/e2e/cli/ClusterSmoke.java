@@ -17,6 +17,7 @@ import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.LoadProducer;
 import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.load.LoadWindowRecorder;
+import io.hotpath.e2e.load.ConsumerSendBacks;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.network.ClusterNetwork;
@@ -322,7 +323,8 @@ public final class ClusterSmoke {
     }
 
     /** What was sent besides the measured load, each to a topic of its own, after the load window. */
-    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, NewerClientCheck.Result newerClient, boolean toleratesBatchDefect) {
+    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, ConsumerSendBacks.Result sendBacks, NewerClientCheck.Result newerClient,
+                      boolean toleratesBatchDefect) {
     }
 
     /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
@@ -331,8 +333,9 @@ public final class ClusterSmoke {
 
     /**
      * The sends the measured load does not make: V1 headers and a batch ({@link CompatSends}), delayed
-     * and transactional messages ({@link RelaySends}), and a newer 4.9.x client in a JVM of its own
-     * ({@link NewerClientCheck}, which also reads back the compat sends).
+     * and transactional messages ({@link RelaySends}), consumer send-back of stored compat messages
+     * ({@link ConsumerSendBacks}), and a newer 4.9.x client in a JVM of its own ({@link NewerClientCheck}, which also
+     * reads back the compat sends).
      */
     private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect)
             throws IOException, InterruptedException {
@@ -350,6 +353,11 @@ public final class ClusterSmoke {
                 relay.ledger().acked(), relay.ledger().failed() + relay.ledger().notOk(), relay.committedAtOnce(),
                 relay.committedOnCheckBack(), RelaySends.CHECKED,
                 relay.checkBackSeconds() < 0 ? "never came" : String.format(Locale.ROOT, "%.1f s after the send", relay.checkBackSeconds()));
+        ConsumerSendBacks.Result sendBacks = ConsumerSendBacks.run(namesrvAddress, runId, CompatSends.TOPIC);
+        Console.progress("send-back: %s", sendBacks.line());
+        if (!sendBacks.problems().isEmpty()) {
+            throw new ClusterException("consumer send-back: " + String.join("; ", sendBacks.problems()));
+        }
         NewerClientCheck.Result newer = NewerClientCheck.run(namesrvAddress, runDir, runId, bodySize, compat.ledger(), toleratesBatchDefect);
         Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
                 NewerClientCheck.CLIENT_RELEASE, newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
@@ -358,7 +366,7 @@ public final class ClusterSmoke {
                 newer.ownReadBack().line());
         Console.progress("client %s read-back of %s (sent by 4.9.0): %s", NewerClientCheck.CLIENT_RELEASE, CompatSends.TOPIC,
                 newer.compatReadBack().line());
-        return new ExtraSends(compat, relay, newer, toleratesBatchDefect);
+        return new ExtraSends(compat, relay, sendBacks, newer, toleratesBatchDefect);
     }
 
     /**

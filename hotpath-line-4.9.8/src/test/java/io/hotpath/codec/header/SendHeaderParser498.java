@@ -1,5 +1,8 @@
 package io.hotpath.codec.header;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.HashMap;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
@@ -8,7 +11,10 @@ import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
 /**
- * The two send-header parsers the 4.9.8 suites compare: upstream 4.9.8 and ours ({@link SendHeaderDecoder498}).
+ * The send-header parsers the 4.9.8 suites compare: upstream 4.9.8 and a candidate ({@link #candidate()}): ours
+ * ({@link SendHeaderDecoder498}), or the broker processors of the class loader the suites run in ({@link #BROKER}: in
+ * broker-dist, the PATCHED 4.9.8 broker, whose processors call the copy of {@link SendHeaderDecoder498} patch 0002 put
+ * into it).
  *
  * <p>Upstream: the switch of 4.9.8's {@code AbstractSendMessageProcessor#parseRequestHeader} and
  * {@code ReplyMessageProcessor#parseRequestHeader}, restated (Maven Central has no rocketmq-broker 4.9.8 jar;
@@ -39,7 +45,35 @@ enum SendHeaderParser498 {
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
             return SendHeaderDecoder498.parseReplyRequestHeader(request);
         }
+    },
+    BROKER {
+        @Override
+        SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
+            return BrokerProcessors.parse(BrokerProcessors.SEND, request);
+        }
+
+        @Override
+        SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
+            return BrokerProcessors.parse(BrokerProcessors.REPLY, request);
+        }
     };
+
+    /**
+     * The parser the suites test against upstream: ours by default; {@code -Dhotpath.candidate=broker} the broker
+     * processors of this class loader; {@code -Dhotpath.candidate=upstream} upstream itself (proves the suites encode
+     * 4.9.8's behaviour).
+     */
+    static SendHeaderParser498 candidate() {
+        String candidate = System.getProperty("hotpath.candidate", "hotpath");
+        switch (candidate) {
+            case "broker":
+                return BROKER;
+            case "upstream":
+                return UPSTREAM;
+            default:
+                return HOTPATH;
+        }
+    }
 
     abstract SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException;
 
@@ -68,5 +102,66 @@ enum SendHeaderParser498 {
             }
         }
         return requestHeader;
+    }
+
+    /**
+     * The broker processors' own protected {@code parseRequestHeader} (ReplyMessageProcessor overrides it), by name:
+     * Maven Central has no rocketmq-broker 4.9.8 to compile against, so this is only loadable where a broker is on the
+     * class path (broker-dist's loader over the patched distribution's lib/). The processors are allocated without
+     * their constructors (which need a live BrokerController); {@code parseRequestHeader} reads no field.
+     */
+    private static final class BrokerProcessors {
+        static final Object SEND = allocate("org.apache.rocketmq.broker.processor.SendMessageProcessor");
+        static final Object REPLY = allocate("org.apache.rocketmq.broker.processor.ReplyMessageProcessor");
+        private static final Method PARSE_REQUEST_HEADER;
+
+        static {
+            try {
+                PARSE_REQUEST_HEADER = load("org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor")
+                    .getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
+                PARSE_REQUEST_HEADER.setAccessible(true);
+            } catch (NoSuchMethodException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private BrokerProcessors() {
+        }
+
+        static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
+            try {
+                return (SendMessageRequestHeader) PARSE_REQUEST_HEADER.invoke(processor, request);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof RemotingCommandException) {
+                    throw (RemotingCommandException) e.getCause();
+                }
+                if (e.getCause() instanceof RuntimeException) {
+                    throw (RuntimeException) e.getCause();
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private static Class<?> load(String name) {
+            try {
+                return Class.forName(name, true, SendHeaderParser498.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(name + " is not on this class path: -Dhotpath.candidate=broker needs a 4.9.8 broker"
+                    + " (broker-dist runs these suites against the patched one)", e);
+            }
+        }
+
+        private static Object allocate(String name) {
+            try {
+                Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+                Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+                theUnsafe.setAccessible(true);
+                return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), load(name));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 }

@@ -1,0 +1,56 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/**
+ * Runs a module's suites, loaded by a {@link PatchedBrokerLoader}, with {@code -Dhotpath.candidate=broker}: each suite
+ * then tests the broker processors of that loader (the patched distribution's lib/) against its oracle. Passes only
+ * when more than {@code minimumTests} tests were found and every one of them succeeded.
+ */
+final class BrokerCandidateSuites {
+
+    private BrokerCandidateSuites() {
+    }
+
+    static void assertPass(PatchedBrokerLoader loader, List<String> suites, int minimumTests) {
+        String previous = System.getProperty("hotpath.candidate");
+        System.setProperty("hotpath.candidate", "broker");
+        SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        try {
+            LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
+            for (String suite : suites) {
+                Class<?> type = loader.load(suite);
+                assertThat(type.getClassLoader()).as(suite).isSameAs(loader);
+                request.selectors(selectClass(type));
+            }
+            LauncherDiscoveryRequest discovery = request.build();
+            Launcher launcher = LauncherFactory.create();
+            launcher.execute(discovery, listener);
+        } finally {
+            if (previous == null) {
+                System.clearProperty("hotpath.candidate");
+            } else {
+                System.setProperty("hotpath.candidate", previous);
+            }
+        }
+        TestExecutionSummary summary = listener.getSummary();
+        StringWriter report = new StringWriter();
+        summary.printTo(new PrintWriter(report));
+        summary.printFailuresTo(new PrintWriter(report), 40);
+        System.out.println("hotpath: " + suites + " against the patched broker (" + loader.lib + "):\n" + report);
+        assertThat(summary.getTestsFoundCount()).as("tests found in %s", suites).isGreaterThan(minimumTests);
+        assertThat(summary.getContainersFailedCount() + summary.getTestsFailedCount()).as(report.toString()).isZero();
+        assertThat(summary.getTestsSucceededCount()).as(report.toString()).isEqualTo(summary.getTestsFoundCount());
+    }
+}
