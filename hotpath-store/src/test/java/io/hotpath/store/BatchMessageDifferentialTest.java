@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hotpath.codec.Escapes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -87,23 +85,14 @@ class BatchMessageDifferentialTest {
         byte[] outerBytes = io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder
             .messageProperties2String(outer).getBytes(StandardCharsets.UTF_8);
         boolean separator = inner.length > 0 && outerBytes.length > 0 && inner[inner.length - 1] != SEP;
-        // ISO-8859-1 maps bytes 1:1 to chars, so String splitting works on the bytes
-        String stored = new String(inner, StandardCharsets.ISO_8859_1) + (separator ? "\2" : "")
-            + new String(outerBytes, StandardCharsets.ISO_8859_1);
-        if (stored.isEmpty()) {
-            return new byte[0];
+        // what 4.9.8 stores: inner bytes, the 4.9.3 separator, the batch's bytes
+        byte[] stored = new byte[inner.length + (separator ? 1 : 0) + outerBytes.length];
+        System.arraycopy(inner, 0, stored, 0, inner.length);
+        if (separator) {
+            stored[inner.length] = SEP;
         }
-        List<String> kept = new ArrayList<>();
-        for (String segment : stored.split("\2", -1)) {
-            if (!segment.startsWith("WAIT\1")) {
-                kept.add(segment);
-            }
-        }
-        String joined = String.join("\2", kept);
-        if (joined.endsWith("\2")) {
-            joined = joined.substring(0, joined.length() - 1);
-        }
-        return joined.getBytes(StandardCharsets.ISO_8859_1);
+        System.arraycopy(outerBytes, 0, stored, stored.length - outerBytes.length, outerBytes.length);
+        return StoredBlocks.withoutWait(stored);
     }
 
     private static String text(byte[] bytes) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotpath.codec.Escapes;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,25 +86,7 @@ class ClientBlockAndLengthDifferentialTest {
 
     /** 4.9.8's reply record (the String's UTF-8 bytes), then every WAIT segment and a trailing separator removed. */
     private static byte[] verbatimWithoutWait(String block) {
-        if (block == null) {
-            return new byte[0];
-        }
-        // ISO-8859-1 maps bytes 1:1 to chars; \1 and \2 never occur inside a multi-byte UTF-8 sequence
-        String stored = new String(block.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-        if (stored.isEmpty()) {
-            return new byte[0];
-        }
-        List<String> kept = new ArrayList<>();
-        for (String segment : stored.split("\2", -1)) {
-            if (!segment.startsWith("WAIT\1")) {
-                kept.add(segment);
-            }
-        }
-        String joined = String.join("\2", kept);
-        if (joined.endsWith("\2")) {
-            joined = joined.substring(0, joined.length() - 1);
-        }
-        return joined.getBytes(StandardCharsets.ISO_8859_1);
+        return block == null ? new byte[0] : StoredBlocks.withoutWait(block.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String text(byte[] bytes) {

@@ -1,7 +1,5 @@
 package io.hotpath.codec.header;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.HashMap;
 import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
@@ -258,31 +256,11 @@ interface SendHeaderDecoderImpl {
         }
 
         static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
-            try {
-                return (SendMessageRequestHeader) PARSE_REQUEST_HEADER.invoke(processor, request);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof RemotingCommandException) {
-                    throw (RemotingCommandException) e.getCause();
-                }
-                if (e.getCause() instanceof RuntimeException) {
-                    throw (RuntimeException) e.getCause();
-                }
-                throw new IllegalStateException(e.getCause());
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
-            }
+            return ProcessorReflection.parse(PARSE_REQUEST_HEADER, processor, request);
         }
 
-        /** An instance without running constructors (their constructor needs a live BrokerController). */
         private static Object allocate(Class<?> type) {
-            try {
-                Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-                Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
-                theUnsafe.setAccessible(true);
-                return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), type);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
+            return ProcessorReflection.allocate(type);
         }
     }
 
