@@ -195,10 +195,8 @@ class Upstream498StoreComparisonTest {
             assertThat(removed > 0).as("%s: 4.9.8 stores WAIT: %s", label, escaped(properties(theirs))).isEqualTo(WAIT_IN_498.contains(label));
             assertThat(properties(ours)).as("%s: ours has no WAIT", label).doesNotContain("WAIT\1");
 
-            maskOffsetsOfOtherRecords(label, ours, patched);
-            maskOffsetsOfOtherRecords(label, expected, upstream);
-            maskBornTimestampOfSitesThatReadTheClock(label, ours);
-            maskBornTimestampOfSitesThatReadTheClock(label, expected);
+            maskWhatDiffersByStore(label, ours, patched);
+            maskWhatDiffersByStore(label, expected, upstream);
             if (java.util.Arrays.equals(masked(ours), masked(expected))) {
                 outcome.put(label, removed == 0 ? "equal" : "equal without WAIT (-" + removed + " bytes)");
                 continue;
@@ -324,15 +322,12 @@ class Upstream498StoreComparisonTest {
         for (String label : upstream.keySet()) {
             byte[] theirs = record(stock, label);
             byte[] central = record(upstream, label);
-            maskOffsetsOfOtherRecords(label, theirs, stock);
-            maskOffsetsOfOtherRecords(label, central, upstream);
-            maskBornTimestampOfSitesThatReadTheClock(label, theirs);
-            maskBornTimestampOfSitesThatReadTheClock(label, central);
+            maskWhatDiffersByStore(label, theirs, stock);
+            maskWhatDiffersByStore(label, central, upstream);
             assertThat(HexFormat.of().formatHex(masked(theirs))).as("%s: stock 4.9.8 distribution vs Central's 4.9.8 store", label)
                 .isEqualTo(HexFormat.of().formatHex(masked(central)));
             byte[] ours = record(patched, label);
-            maskOffsetsOfOtherRecords(label, ours, patched);
-            maskBornTimestampOfSitesThatReadTheClock(label, ours);
+            maskWhatDiffersByStore(label, ours, patched);
             // where 4.9.8 writes WAIT the patch changes the record; elsewhere it stores the same bytes
             assertThat(java.util.Arrays.equals(masked(theirs), masked(ours))).as("%s: stock 4.9.8 equals patched", label)
                 .isEqualTo(!WAIT_IN_498.contains(label));
@@ -360,6 +355,12 @@ class Upstream498StoreComparisonTest {
                 escaped(properties(ours))).isEqualTo(theirs);
             assertThat(decoded.getBody()).as(label).isEqualTo(MessageDecoder.decode(ByteBuffer.wrap(record(upstream, label)), true, false).getBody());
         }
+    }
+
+    /** Both masks below, in place: what legitimately differs between two stores' records of one path. */
+    private static void maskWhatDiffersByStore(String label, byte[] record, Map<String, StoredRecord> store) {
+        maskOffsetsOfOtherRecords(label, record, store);
+        maskBornTimestampOfSitesThatReadTheClock(label, record);
     }
 
     /**

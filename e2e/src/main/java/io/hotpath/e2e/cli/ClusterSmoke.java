@@ -323,8 +323,7 @@ public final class ClusterSmoke {
     }
 
     /** What was sent besides the measured load, each to a topic of its own, after the load window. */
-    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, ConsumerSendBacks.Result sendBacks, NewerClientCheck.Result newerClient,
-                      boolean toleratesBatchDefect) {
+    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, NewerClientCheck.Result newerClient, boolean toleratesBatchDefect) {
     }
 
     /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
@@ -366,7 +365,7 @@ public final class ClusterSmoke {
                 newer.ownReadBack().line());
         Console.progress("client %s read-back of %s (sent by 4.9.0): %s", NewerClientCheck.CLIENT_RELEASE, CompatSends.TOPIC,
                 newer.compatReadBack().line());
-        return new ExtraSends(compat, relay, sendBacks, newer, toleratesBatchDefect);
+        return new ExtraSends(compat, relay, newer, toleratesBatchDefect);
     }
 
     /**

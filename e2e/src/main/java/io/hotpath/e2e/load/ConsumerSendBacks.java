@@ -124,6 +124,7 @@ public final class ConsumerSendBacks {
         Map<String, Integer> seen = new HashMap<>();
         long deadline = System.nanoTime() + READ_BACK_WAIT.toNanos();
         List<String> changed = new ArrayList<>();
+        boolean allBack;
         do {
             seen.clear();
             changed.clear();
@@ -144,10 +145,11 @@ public final class ConsumerSendBacks {
             } catch (Exception e) {
                 throw new ClusterException("cannot read " + RETRY_TOPIC + ": " + e.getMessage(), e);
             }
-            if (!seen.keySet().containsAll(retried.keySet())) {
+            allBack = seen.keySet().containsAll(retried.keySet());
+            if (!allBack) {
                 Thread.sleep(200);
             }
-        } while (!seen.keySet().containsAll(retried.keySet()) && System.nanoTime() < deadline);
+        } while (!allBack && System.nanoTime() < deadline);
         int intact = 0;
         for (String id : retried.keySet()) {
             int times = seen.getOrDefault(id, 0);
