@@ -28,6 +28,13 @@ public interface PropertiesCodecImpl {
             io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
     }
 
+    /** The real 5.3.3 {@code MessageDecoder}, shaded into io.hotpath.upstream.v533. */
+    static PropertiesCodecImpl upstream533() {
+        return of("upstream 5.3.3 MessageDecoder",
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
+    }
+
     static PropertiesCodecImpl hotpath490() {
         return of("hotpath PropertiesCodec490",
             PropertiesCodec490::messageProperties2String, PropertiesCodec490::string2messageProperties);
@@ -36,6 +43,11 @@ public interface PropertiesCodecImpl {
     static PropertiesCodecImpl hotpath491() {
         return of("hotpath PropertiesCodec491",
             PropertiesCodec491::messageProperties2String, PropertiesCodec491::string2messageProperties);
+    }
+
+    static PropertiesCodecImpl hotpath520() {
+        return of("hotpath PropertiesCodec520",
+            PropertiesCodec520::messageProperties2String, PropertiesCodec520::string2messageProperties);
     }
 
     /**
@@ -49,6 +61,11 @@ public interface PropertiesCodecImpl {
     /** The 4.9.1-format candidate under test; {@code -Dhotpath.candidate=upstream} selects 4.9.8. */
     static PropertiesCodecImpl candidate491() {
         return "upstream".equals(System.getProperty("hotpath.candidate")) ? upstream498() : hotpath491();
+    }
+
+    /** The 5.2.0-format candidate under test; {@code -Dhotpath.candidate=upstream} selects 5.3.3. */
+    static PropertiesCodecImpl candidate520() {
+        return "upstream".equals(System.getProperty("hotpath.candidate")) ? upstream533() : hotpath520();
     }
 
     static PropertiesCodecImpl of(String name, java.util.function.Function<Map<String, String>, String> encode,
