@@ -26,6 +26,12 @@ final class DecodeOutcome {
         Object call() throws Exception;
     }
 
+    /** Records the lines a call logs on RocketmqRemoting; each release logs through its own logging API. */
+    @FunctionalInterface
+    interface LogRecorder {
+        List<String> during(Runnable call);
+    }
+
     private final String result;
     private final List<String> logged;
 
@@ -34,9 +40,15 @@ final class DecodeOutcome {
         this.logged = logged;
     }
 
+    /** On the 4.9.x logging API ({@link RemotingLog}). */
     static DecodeOutcome of(Decode decode) {
+        return of(decode, RemotingLog::during);
+    }
+
+    /** Through {@code log}: for releases whose logging API differs from 4.9.x's (5.x logs through shaded slf4j). */
+    static DecodeOutcome of(Decode decode, LogRecorder log) {
         String[] result = new String[1];
-        List<String> logged = RemotingLog.during(() -> {
+        List<String> logged = log.during(() -> {
             try {
                 result[0] = "returned " + describe(decode.call());
             } catch (Exception | Error e) {
