@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.hotpath.codec.PropertiesCodec490;
 import io.hotpath.codec.PropertiesCodec491;
+import io.hotpath.codec.PropertiesCodec520;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -19,7 +20,8 @@ import org.openjdk.jmh.annotations.State;
  *
  * <p>{@code hotpath} replaces 4.9.0 ({@code upstream490}); {@code hotpath491} is the 4.9.1-4.9.8
  * format (no trailing separator) that the trimmed store writes, and its like-for-like is
- * {@code upstream498}.
+ * {@code upstream498}; {@code hotpath520} is the 5.2.0+ format (4.9.0's string again), and its like-for-like
+ * is {@code upstream533}.
  */
 @State(Scope.Thread)
 public class PropertiesEncodeBenchmark extends AbstractBenchmark {
@@ -38,6 +40,9 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
         Guards.requireSameStrings("hotpath491 vs upstream498 messageProperties2String", maps,
             io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
             PropertiesCodec491::messageProperties2String);
+        Guards.requireSameStrings("hotpath520 vs upstream533 messageProperties2String", maps,
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
+            PropertiesCodec520::messageProperties2String);
         // same work: 5.2.0+ writes the 4.9.0 format again
         Guards.requireSameStrings("upstreamLatest vs upstream490 messageProperties2String", maps,
             MessageDecoder::messageProperties2String,
@@ -56,6 +61,12 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
     }
 
     @Benchmark
+    public String upstream533() {
+        return io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder
+            .messageProperties2String(maps[next++ & MASK]);
+    }
+
+    @Benchmark
     public String upstreamLatest() {
         return io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder
             .messageProperties2String(maps[next++ & MASK]);
@@ -69,5 +80,10 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
     @Benchmark
     public String hotpath491() {
         return PropertiesCodec491.messageProperties2String(maps[next++ & MASK]);
+    }
+
+    @Benchmark
+    public String hotpath520() {
+        return PropertiesCodec520.messageProperties2String(maps[next++ & MASK]);
     }
 }

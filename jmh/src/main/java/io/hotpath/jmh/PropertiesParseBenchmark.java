@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.hotpath.codec.PropertiesCodec490;
 import io.hotpath.codec.PropertiesCodec491;
+import io.hotpath.codec.PropertiesCodec520;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -18,7 +19,8 @@ import org.openjdk.jmh.annotations.State;
  * parses for every message it dispatches; the send path parses the same minus CLUSTER.
  *
  * <p>{@code hotpath} replaces 4.9.0 ({@code upstream490}); {@code hotpath491} has 4.9.1-4.9.8
- * parse semantics and its like-for-like is {@code upstream498}. On this corpus every release
+ * parse semantics and its like-for-like is {@code upstream498}; {@code hotpath520} has 5.2.0+ semantics (4.9.1's
+ * rules into a {@code HashMap} of 128 buckets) and its like-for-like is {@code upstream533}. On this corpus every release
  * yields equal content; {@code upstreamLatest} sizes its map for 128 entries, so its iteration
  * order differs.
  */
@@ -40,6 +42,9 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
         Guards.requireSameMaps("hotpath491 vs upstream498 string2messageProperties", strings,
             io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties,
             PropertiesCodec491::string2messageProperties);
+        Guards.requireSameMaps("hotpath520 vs upstream533 string2messageProperties", strings,
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties,
+            PropertiesCodec520::string2messageProperties);
         // all variants do the same work here: no junk segments that one release would drop
         Guards.requireEqualMaps("upstreamLatest vs upstream490 string2messageProperties", strings,
             MessageDecoder::string2messageProperties,
@@ -55,6 +60,12 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
     @Benchmark
     public Map<String, String> upstream498() {
         return io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder
+            .string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> upstream533() {
+        return io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder
             .string2messageProperties(strings[next++ & MASK]);
     }
 
@@ -94,5 +105,10 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
     @Benchmark
     public Map<String, String> hotpath491() {
         return PropertiesCodec491.string2messageProperties(strings[next++ & MASK]);
+    }
+
+    @Benchmark
+    public Map<String, String> hotpath520() {
+        return PropertiesCodec520.string2messageProperties(strings[next++ & MASK]);
     }
 }

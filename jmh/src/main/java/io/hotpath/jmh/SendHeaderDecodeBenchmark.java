@@ -2,6 +2,7 @@ package io.hotpath.jmh;
 
 import io.hotpath.codec.header.SendHeaderDecoder;
 import io.hotpath.codec.header.SendHeaderDecoder498;
+import io.hotpath.codec.header.SendHeaderDecoder533;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -44,9 +45,15 @@ import org.openjdk.jmh.annotations.State;
  *       reflective {@code getDeclaredConstructor().newInstance()}, then {@code createSendMessageRequestHeaderV1};
  *       V1 through 4.9.8's reflection;</li>
  *   <li>{@code hotpath498}: {@link SendHeaderDecoder498#parseRequestHeader}, the 4.9.8 line's drop-in.</li>
+ *   <li>{@code upstream533}: 5.3.3's {@code SendMessageRequestHeader.parseRequestHeader}, what its
+ *       {@code AbstractSendMessageProcessor#parseRequestHeader} calls: V2 through {@code FastCodesHeader.decode} after a
+ *       reflective {@code getDeclaredConstructor().newInstance()}, then {@code createSendMessageRequestHeaderV1}; V1
+ *       through 5.3.3's reflection (a HashSet of the fields of the class and its RPC superclasses);</li>
+ *   <li>{@code hotpath533}: {@link SendHeaderDecoder533#parseRequestHeader}, the 5.3.3 line's drop-in.</li>
  * </ul>
  * The 4.9.8 rows run on 4.9.8's classes relocated under {@code io.hotpath.upstream.v498} (and the drop-in
- * relocated the same way), sharing the 4.9.0 requests' extFields maps.
+ * relocated the same way), the 5.3.3 rows likewise under {@code io.hotpath.upstream.v533}, all sharing the 4.9.0
+ * requests' extFields maps.
  * {@code header=V2}: SEND_MESSAGE_V2 (310) with one-letter keys, what clients send by default;
  * {@code header=V1}: SEND_MESSAGE (10) with field names, clients with
  * {@code -Dorg.apache.rocketmq.client.sendSmartMsg=false}. 1024 seeded requests are cycled so
@@ -72,6 +79,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     private RemotingCommand[] requests490;
     private io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requestsLatest;
     private io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests498;
+    private io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests533;
     private int next;
 
     @Setup(Level.Trial)
@@ -81,6 +89,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
         requests490 = new RemotingCommand[CORPUS_SIZE];
         requestsLatest = new io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         requests498 = new io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
+        requests533 = new io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         Random random = new Random(20_240_611L);
         for (int i = 0; i < CORPUS_SIZE; i++) {
             SendMessageRequestHeader sent = producerHeader(random, i);
@@ -91,6 +100,9 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             requestsLatest[i].setExtFields(requests490[i].getExtFields());
             requests498[i] = io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand.createRequestCommand(code, null);
             requests498[i].setExtFields(requests490[i].getExtFields());
+            requests533[i] = io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand
+                .createRequestCommand(code, null);
+            requests533[i].setExtFields(requests490[i].getExtFields());
         }
         verifyAllAgreeOnTheWholeCorpus();
         v2 = "V2".equals(header);
@@ -136,6 +148,17 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     @Benchmark
     public io.hotpath.upstream.v498.org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader hotpath498() throws Exception {
         return SendHeaderDecoder498.parseRequestHeader(requests498[next++ & MASK]);
+    }
+
+    @Benchmark
+    public io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader upstream533() throws Exception {
+        return io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader
+            .parseRequestHeader(requests533[next++ & MASK]);
+    }
+
+    @Benchmark
+    public io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader hotpath533() throws Exception {
+        return SendHeaderDecoder533.parseRequestHeader(requests533[next++ & MASK]);
     }
 
     /**
@@ -200,7 +223,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
         return RemotingCommand.decode(wire.slice());
     }
 
-    /** A wrong implementation must not be fast: all five must produce the same header for every request. */
+    /** A wrong implementation must not be fast: all seven must produce the same header for every request. */
     private void verifyAllAgreeOnTheWholeCorpus() throws Throwable {
         for (int i = 0; i < CORPUS_SIZE; i++) {
             next = i;
@@ -213,9 +236,15 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             String stock498 = describe(upstream498());
             next = i;
             String ours498 = describe(hotpath498());
-            if (!expected.equals(ours) || !expected.equals(latest) || !expected.equals(stock498) || !expected.equals(ours498)) {
+            next = i;
+            String stock533 = describe(upstream533());
+            next = i;
+            String ours533 = describe(hotpath533());
+            if (!expected.equals(ours) || !expected.equals(latest) || !expected.equals(stock498) || !expected.equals(ours498)
+                || !expected.equals(stock533) || !expected.equals(ours533)) {
                 throw new IllegalStateException("request " + i + " decoded differently:\n 4.9.0  " + expected + "\n hotpath " + ours
-                    + "\n latest  " + latest + "\n 4.9.8  " + stock498 + "\n hotpath498 " + ours498);
+                    + "\n latest  " + latest + "\n 4.9.8  " + stock498 + "\n hotpath498 " + ours498
+                    + "\n 5.3.3  " + stock533 + "\n hotpath533 " + ours533);
             }
         }
         next = 0;
