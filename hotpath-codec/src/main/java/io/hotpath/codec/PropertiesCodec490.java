@@ -38,8 +38,8 @@ import java.util.Map;
  *
  * <p>Faster because encode writes once into a reused per-thread buffer instead of growing a
  * StringBuilder, and parse scans with {@code indexOf} instead of two regex-free splits with
- * their arrays, and returns interned constants for well-known property names (no substring,
- * hash code already cached).
+ * their arrays, and takes property names from {@link PropertyNames}, which holds RocketMQ's own
+ * names and remembers others (no substring, hash code already cached).
  */
 public final class PropertiesCodec490 {
 
@@ -81,8 +81,16 @@ public final class PropertiesCodec490 {
                 nv = properties.indexOf(NAME_VALUE_SEPARATOR, valueStart);
                 final int valueEnd = nv < 0 || nv > end ? end : nv;
                 if (valueEnd > valueStart && onlyNameValueSeparators(properties, valueEnd, end)) {
-                    map.put(PropertyNames.name(properties, start, separator),
-                        PropertyNames.value(properties, valueStart, valueEnd));
+                    String name = PropertyNames.held(properties, start, separator);
+                    if (name == null) {
+                        name = properties.substring(start, separator);
+                        PropertyNames.remember(name);
+                    }
+                    String value = PropertyNames.heldValue(properties, valueStart, valueEnd);
+                    if (value == null) {
+                        value = properties.substring(valueStart, valueEnd);
+                    }
+                    map.put(name, value);
                 }
             }
             start = end + 1;

@@ -59,8 +59,16 @@ public final class PropertiesCodec491 {
                     nv = properties.indexOf(PropertiesEncoder.NAME_VALUE_SEPARATOR, index);
                 }
                 if (nv > index && nv < end - 1) {
-                    map.put(PropertyNames.name(properties, index, nv),
-                        PropertyNames.value(properties, nv + 1, end));
+                    String name = PropertyNames.held(properties, index, nv);
+                    if (name == null) {
+                        name = properties.substring(index, nv);
+                        PropertyNames.remember(name);
+                    }
+                    String value = PropertyNames.heldValue(properties, nv + 1, end);
+                    if (value == null) {
+                        value = properties.substring(nv + 1, end);
+                    }
+                    map.put(name, value);
                 }
             }
             index = end + 1;
