@@ -39,7 +39,8 @@ import java.util.Map;
  *       on, so its iteration order, and every re-serialisation of it, equal upstream's.</li>
  * </ul>
  * The parse loop is {@code PropertiesCodec491}'s with the 128 map; it is repeated here rather than shared so
- * that each line's patch carries only its own format and 4.9.8's patch stays unchanged.
+ * that each line's patch carries only its own format, and so that neither loop gains a call layer: how HotSpot
+ * inlines the name lookup into this loop decides its speed (PropertyNames).
  */
 public final class PropertiesCodec520 {
 
@@ -72,8 +73,16 @@ public final class PropertiesCodec520 {
                     nv = properties.indexOf(PropertiesEncoder.NAME_VALUE_SEPARATOR, index);
                 }
                 if (nv > index && nv < end - 1) {
-                    map.put(PropertyNames.name(properties, index, nv),
-                        PropertyNames.value(properties, nv + 1, end));
+                    String name = PropertyNames.held(properties, index, nv);
+                    if (name == null) {
+                        name = properties.substring(index, nv);
+                        PropertyNames.remember(name);
+                    }
+                    String value = PropertyNames.heldValue(properties, nv + 1, end);
+                    if (value == null) {
+                        value = properties.substring(nv + 1, end);
+                    }
+                    map.put(name, value);
                 }
             }
             index = end + 1;
