@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import io.hotpath.dist.store.probe.StoreSiteProbe;
 
 /**
- * The patched distribution's lib/ plus the suites' test-jars (hotpath-codec's, hotpath-line-4.9.8's) in one class loader, so that
+ * The patched distribution's lib/ plus the suites' test-jars (hotpath-codec's, hotpath-line-4.9.8's, hotpath-line-5.3.3's) in one class loader, so that
  * hotpath-codec's send-header suites (which link to the broker processors statically) run
  * against the PATCHED broker classes, exactly as the patched broker runs them.
  *
@@ -32,6 +32,8 @@ final class PatchedBrokerLoader extends URLClassLoader {
     static final String NAME = "patched-broker-lib+codec-tests";
     /** A class of hotpath-line-4.9.8's test-jar, which this loader also holds. */
     static final String LINE_498_SUITE = "io/hotpath/codec/header/SendHeaderParser498.class";
+    /** A class of hotpath-line-5.3.3's test-jar, which this loader also holds. */
+    static final String LINE_533_SUITE = "io/hotpath/codec/header/SendHeaderParser533.class";
     private static final String[] SHARED = {"org.junit.", "net.jqwik.", "org.assertj.", "org.opentest4j.", "org.apiguardian.",
         "net.bytebuddy."};
     private static final String[] OWN_ONLY = {"org.apache.rocketmq.", "io.hotpath.codec."};
@@ -177,6 +179,7 @@ final class PatchedBrokerLoader extends URLClassLoader {
             urls.add(testJar.toUri().toURL());
             // the 4.9.8 line's send-header suites (same package as hotpath-codec's, other class names)
             urls.add(testJarOf(LINE_498_SUITE).toUri().toURL());
+            urls.add(testJarOf(LINE_533_SUITE).toUri().toURL());
             if (probePackage != null) {
                 // broker-dist's test classes directory (the probes' code source)
                 urls.add(PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation());
