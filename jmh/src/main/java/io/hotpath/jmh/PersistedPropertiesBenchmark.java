@@ -2,10 +2,12 @@ package io.hotpath.jmh;
 
 import io.hotpath.codec.PropertiesCodec490;
 import io.hotpath.codec.PropertiesCodec491;
+import io.hotpath.codec.PropertiesCodec520;
 import io.hotpath.store.PersistedProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.StringJoiner;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -24,27 +26,50 @@ import org.openjdk.jmh.annotations.State;
  *       semantics), put CLUSTER, {@link PersistedProperties#messageProperties2Bytes};</li>
  *   <li>{@code hotpath498()}: the patched 4.9.8 broker (patches 0001 and 0003 of that line):
  *       {@link PropertiesCodec491} parse (4.9.1-4.9.8 semantics), put CLUSTER,
- *       {@link PersistedProperties#messageProperties2Bytes}, against {@code upstream498()}.</li>
+ *       {@link PersistedProperties#messageProperties2Bytes}, against {@code upstream498()};</li>
+ *   <li>{@code upstream533()}: stock 5.3.3 (shaded {@code v533} {@code MessageDecoder}), which parses and
+ *       encodes twice per send: {@code AbstractSendMessageProcessor#buildMsgContext} parses the header, puts
+ *       MSG_REGION and TRACE_ON and writes the header back; {@code SendMessageProcessor#sendMessage} parses
+ *       that, checks UNIQ_KEY (present in every corpus header, so never created), puts CLUSTER, and writes the
+ *       stored String (WAIT and trailing separator kept, as 5.2.0+ writes them); {@code MessageExtEncoder#encode}
+ *       calls {@code getBytes};</li>
+ *   <li>{@code hotpath533()}: the patched 5.3.3 broker: the same two rounds with {@link PropertiesCodec520},
+ *       then {@link PersistedProperties#clientProperties2Bytes} of the stored String instead of
+ *       {@code getBytes} (no WAIT segment, no trailing separator), against {@code upstream533()};</li>
+ *   <li>{@code upstreamLatest()}: 5.3.3's steps with the newest release's (5.5.1, shaded {@code latest})
+ *       {@code MessageDecoder}: its codec on the 5.3.3 path, not a reading of 5.5.1's broker.</li>
  * </ul>
- * Inputs: seeded 4.9.0 producer headers ({@link ProducerPropertiesCorpus}), cycled.
+ * Inputs: seeded 4.9.0 producer headers ({@link ProducerPropertiesCorpus}), cycled; a 5.2.0+ producer writes
+ * the same String. Broker settings are 5.3.3's defaults (region DefaultRegion, trace on, DefaultCluster).
  */
 @State(Scope.Thread)
 public class PersistedPropertiesBenchmark extends AbstractBenchmark {
 
     private static final String WAIT = "WAIT";
     private static final String CLUSTER_KEY = "CLUSTER";
+    private static final String UNIQ_KEY = "UNIQ_KEY";
+    private static final String MSG_REGION_KEY = "MSG_REGION";
+    private static final String TRACE_SWITCH_KEY = "TRACE_ON";
+    /** What 5.3.3 stores and hotpath533 drops: each segment starting with this, and the trailing {@code \2}. */
+    private static final String WAIT_SEGMENT_PREFIX = "WAIT\1";
+    private static final String SEPARATOR = "\2";
 
     @Param({"small5", "large12"})
     public String shape;
 
     private String[] headers;
     private String clusterName;
+    // 5.3.3 BrokerConfig defaults: getRegionId(), String.valueOf(isTraceOn())
+    private String regionId;
+    private String traceOn;
     private int next;
 
     @Setup
     public void setUp() {
         headers = ProducerPropertiesCorpus.headers(shape, 0x4_9_0L);
         clusterName = ProducerPropertiesCorpus.CLUSTER;
+        regionId = "DefaultRegion";
+        traceOn = String.valueOf(true);
         // guard: both hotpath rows must store 4.9.8's bytes for every input, 11 bytes fewer than 4.9.0
         for (String header : headers) {
             byte[] expected = upstream498(header);
@@ -55,6 +80,39 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
                     + header.replace('\1', '=').replace('\2', ';'));
             }
         }
+        // guard: hotpath533 stores 5.3.3's bytes without WAIT and the trailing separator, the
+        // oracle computed from upstream533's bytes alone; upstreamLatest stores 5.3.3's bytes
+        for (String header : headers) {
+            byte[] stock = upstream533(header);
+            byte[] actual = hotpath533(header);
+            String stockString = new String(stock, StandardCharsets.UTF_8);
+            if (!stockString.endsWith(SEPARATOR)) {
+                throw guard533Failed("5.3.3 stored no trailing separator", header, stock, actual);
+            }
+            StringJoiner kept = new StringJoiner(SEPARATOR);
+            int dropped = 1; // the trailing separator
+            for (String segment : stockString.substring(0, stockString.length() - 1).split(SEPARATOR, -1)) {
+                if (segment.startsWith(WAIT_SEGMENT_PREFIX)) {
+                    dropped += segment.getBytes(StandardCharsets.UTF_8).length + 1; // and its separator
+                } else {
+                    kept.add(segment);
+                }
+            }
+            if (!Arrays.equals(actual, kept.toString().getBytes(StandardCharsets.UTF_8))
+                || stock.length - actual.length != dropped) {
+                throw guard533Failed("hotpath533 is not 5.3.3 without WAIT and trailing separator ("
+                    + dropped + " bytes fewer)", header, stock, actual);
+            }
+            if (!Arrays.equals(upstreamLatest(header), stock)) {
+                throw guard533Failed("upstreamLatest differs from upstream533", header, stock, upstreamLatest(header));
+            }
+        }
+    }
+
+    private static IllegalStateException guard533Failed(String what, String header, byte[] stock, byte[] other) {
+        return new IllegalStateException("guard failed, " + what + " for header " + Guards.escape(header)
+            + "\n  upstream533: " + Guards.escape(new String(stock, StandardCharsets.UTF_8))
+            + "\n  other:       " + Guards.escape(new String(other, StandardCharsets.UTF_8)));
     }
 
     private String nextHeader() {
@@ -79,6 +137,21 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     @Benchmark
     public byte[] hotpath498() {
         return hotpath498(nextHeader());
+    }
+
+    @Benchmark
+    public byte[] upstream533() {
+        return upstream533(nextHeader());
+    }
+
+    @Benchmark
+    public byte[] upstreamLatest() {
+        return upstreamLatest(nextHeader());
+    }
+
+    @Benchmark
+    public byte[] hotpath533() {
+        return hotpath533(nextHeader());
     }
 
     private byte[] upstream490(String header) {
@@ -115,5 +188,67 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
         Map<String, String> properties = PropertiesCodec491.string2messageProperties(header);
         properties.put(CLUSTER_KEY, clusterName);
         return PersistedProperties.messageProperties2Bytes(properties);
+    }
+
+    private byte[] upstream533(String header) {
+        // AbstractSendMessageProcessor#buildMsgContext rewrites the request's properties
+        Map<String, String> properties =
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(header);
+        properties.put(MSG_REGION_KEY, regionId);
+        properties.put(TRACE_SWITCH_KEY, traceOn);
+        String rewritten =
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(properties);
+        // SendMessageProcessor#sendMessage
+        Map<String, String> oriProps =
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(rewritten);
+        putUniqKeyIfAbsent(oriProps);
+        oriProps.put(CLUSTER_KEY, clusterName);
+        String stored =
+            io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(oriProps);
+        // MessageExtEncoder#encode
+        return stored.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] upstreamLatest(String header) {
+        Map<String, String> properties =
+            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(header);
+        properties.put(MSG_REGION_KEY, regionId);
+        properties.put(TRACE_SWITCH_KEY, traceOn);
+        String rewritten =
+            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(properties);
+        Map<String, String> oriProps =
+            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(rewritten);
+        putUniqKeyIfAbsent(oriProps);
+        oriProps.put(CLUSTER_KEY, clusterName);
+        String stored =
+            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(oriProps);
+        return stored.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] hotpath533(String header) {
+        Map<String, String> properties = PropertiesCodec520.string2messageProperties(header);
+        properties.put(MSG_REGION_KEY, regionId);
+        properties.put(TRACE_SWITCH_KEY, traceOn);
+        String rewritten = PropertiesCodec520.messageProperties2String(properties);
+        Map<String, String> oriProps = PropertiesCodec520.string2messageProperties(rewritten);
+        putUniqKeyIfAbsent(oriProps);
+        oriProps.put(CLUSTER_KEY, clusterName);
+        String stored = PropertiesCodec520.messageProperties2String(oriProps);
+        return PersistedProperties.clientProperties2Bytes(stored);
+    }
+
+    /** 5.3.3's check; every corpus header carries UNIQ_KEY, so only the lookup is on the measured path. */
+    private static void putUniqKeyIfAbsent(Map<String, String> properties) {
+        String uniqKey = properties.get(UNIQ_KEY);
+        if (uniqKey == null || uniqKey.length() <= 0) {
+            throw noUniqKey();
+        }
+    }
+
+    // cold; thrown from @Setup's guard first. 5.3.3 would put MessageClientIDSetter.createUniqID() here, but the
+    // shaded jar leaves out the dependencies its static init loads (commons-validator), and an id made per call
+    // would differ between rows anyway
+    private static IllegalStateException noUniqKey() {
+        return new IllegalStateException("corpus header without UNIQ_KEY: the 5.3.3 rows expect producer headers");
     }
 }
