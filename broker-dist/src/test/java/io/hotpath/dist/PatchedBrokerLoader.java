@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import io.hotpath.dist.store.probe.StoreSiteProbe;
 
 /**
  * The patched distribution's lib/ plus the suites' test-jars (hotpath-codec's, hotpath-line-4.9.8's, hotpath-line-5.3.3's) in one class loader, so that
@@ -39,41 +38,64 @@ final class PatchedBrokerLoader extends URLClassLoader {
     private static final String[] OWN_ONLY = {"org.apache.rocketmq.", "io.hotpath.codec."};
 
     /**
-     * The store probes' package, loaded child-first from broker-dist's test classes so that it links to the patched
+     * The 4.9.x store probes' package, loaded child-first from broker-dist's test classes so that it links to the patched
      * classes. Every other {@code io.hotpath.dist} class, {@code io.hotpath.dist.store.shared} (what the probes return)
-     * among them, stays the test classpath's.
+     * among them, stays the test classpath's. Named, not referenced: a 5.x line's build leaves the 4.9.x probes out of
+     * its test sources (broker-dist/pom.xml, profile line-5.x).
      */
-    static final String STORE_PROBES = StoreSiteProbe.class.getPackageName() + ".";
+    static final String STORE_PROBES = "io.hotpath.dist.store.probe.";
+
+    /**
+     * The 5.3.3 store probes' package ({@code src/test/probe-5.3.3}), compiled against the stock 5.3.3 lib/ at test time
+     * ({@link Probe533Classes}) and loaded child-first from that output, so that it links to the distribution's classes.
+     */
+    static final String STORE_PROBES_533 = Probe533Classes.PACKAGE;
 
     private static final class Holder {
-        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), null);
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(), null,
+            null);
     }
 
     private static final class WithProbes {
         static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
-            STORE_PROBES);
+            STORE_PROBES, testClasses());
     }
 
     private static final class StockWithProbes {
         static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.stock().resolve("lib"), codecTestJar(),
-            STORE_PROBES);
+            STORE_PROBES, testClasses());
+    }
+
+    private static final class With533Probes {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
+            STORE_PROBES_533, Probe533Classes.dir());
+    }
+
+    private static final class StockWith533Probes {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.stock().resolve("lib"), codecTestJar(),
+            STORE_PROBES_533, Probe533Classes.dir());
     }
 
     final Path lib;
     final Path testJar;
     private final String probePackage;
 
-    private PatchedBrokerLoader(Path lib, Path testJar, String probePackage) {
-        super(NAME, urls(lib, testJar, probePackage), PatchedBrokerLoader.class.getClassLoader());
+    private PatchedBrokerLoader(Path lib, Path testJar, String probePackage, URL probeClasses) {
+        super(NAME, urls(lib, testJar, probeClasses), PatchedBrokerLoader.class.getClassLoader());
         this.lib = lib;
         this.testJar = testJar;
         this.probePackage = probePackage;
         // lib/ holds slf4j + logback, so RocketMQ would log through them; the suites record what is
         // logged on RocketmqRemoting through RocketMQ's inner logger (as on hotpath-codec's test
         // classpath, which has no slf4j). Both the candidate and the oracle call the same InternalLogger
-        // methods; this only picks the backend, before any logger of this loader exists.
-        selectInnerLogger(load("org.apache.rocketmq.logging.InternalLoggerFactory"), "the patched lib/");
+        // methods; this only picks the backend, before any logger of this loader exists. 5.x has no inner
+        // logger (it logs through its shaded logback; the 5.3.3 probes bring their own configuration).
+        if (findResource(INNER_LOGGER_FACTORY.replace('.', '/') + ".class") != null) {
+            selectInnerLogger(load(INNER_LOGGER_FACTORY), "the patched lib/");
+        }
     }
+
+    private static final String INNER_LOGGER_FACTORY = "org.apache.rocketmq.logging.InternalLoggerFactory";
 
     /** Makes RocketMQ log through its own inner logger, given a loader's {@code InternalLoggerFactory}. */
     static void selectInnerLogger(Class<?> internalLoggerFactory, String classpath) {
@@ -109,6 +131,16 @@ final class PatchedBrokerLoader extends URLClassLoader {
      */
     static PatchedBrokerLoader stockWithProbe() {
         return StockWithProbes.INSTANCE;
+    }
+
+    /** A loader over the patched lib/ with the 5.3.3 store probes ({@link #STORE_PROBES_533}). */
+    static PatchedBrokerLoader with533Probe() {
+        return With533Probes.INSTANCE;
+    }
+
+    /** The same over the STOCK distribution's lib/. */
+    static PatchedBrokerLoader stockWith533Probe() {
+        return StockWith533Probes.INSTANCE;
     }
 
     Class<?> load(String name) {
@@ -170,7 +202,12 @@ final class PatchedBrokerLoader extends URLClassLoader {
         }
     }
 
-    private static URL[] urls(Path lib, Path testJar, String probePackage) {
+    /** broker-dist's test classes directory (the 4.9.x probes' code source). */
+    private static URL testClasses() {
+        return PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    private static URL[] urls(Path lib, Path testJar, URL probeClasses) {
         List<URL> urls = new ArrayList<>();
         try (Stream<Path> jars = Files.list(lib)) {
             for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
@@ -180,9 +217,9 @@ final class PatchedBrokerLoader extends URLClassLoader {
             // the 4.9.8 line's send-header suites (same package as hotpath-codec's, other class names)
             urls.add(testJarOf(LINE_498_SUITE).toUri().toURL());
             urls.add(testJarOf(LINE_533_SUITE).toUri().toURL());
-            if (probePackage != null) {
-                // broker-dist's test classes directory (the probes' code source)
-                urls.add(PatchedBrokerLoader.class.getProtectionDomain().getCodeSource().getLocation());
+            if (probeClasses != null) {
+                // the probes' code source: broker-dist's test classes (4.9.x) or the 5.3.3 probes' compiled classes
+                urls.add(probeClasses);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
