@@ -24,7 +24,11 @@ import java.util.Map;
  */
 public final class UpstreamMavenBuild {
 
-    /** The opens RocketMQ 4.9.x, its Netty 4.0 and its tests' mocks reach for on JDK 17. */
+    /**
+     * The opens RocketMQ 4.9.x and 5.x, their Netty and their tests' mocks reach for on JDK 17. The last two are 5.3.3's
+     * broker tests': {@code BrokerOuterAPITest} loads an old {@code javax.xml.parsers.FactoryFinder} from the class path
+     * that calls into {@code jdk.xml.internal}, and reads a {@code ReentrantLock}'s owner reflectively.
+     */
     static final List<String> JDK17_OPENS = List.of(
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -35,7 +39,9 @@ public final class UpstreamMavenBuild {
         "--add-opens=java.base/java.io=ALL-UNNAMED",
         "--add-opens=java.base/java.net=ALL-UNNAMED",
         "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
-        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED");
+        "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+        "--add-exports=java.xml/jdk.xml.internal=ALL-UNNAMED",
+        "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
     /** The dependency plugin the servers' classpath is copied with; the version our own build pins (root pom). */
     static final String DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1";
