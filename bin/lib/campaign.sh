@@ -64,6 +64,9 @@ if ! $help; then
     # the line whose distributions are checked here is the one the controller uses: it is passed on explicitly
     given="$line"
     line="$(release_line "$line")"
+    # refused before a build, as with --lines (the smoke runs a named partial line; a campaign does not)
+    ! grep -q '^complete=false$' "$HOTPATH_ROOT/patches/$line/line.properties" \
+      || die "release line '$line' is partial (complete=false in its line.properties): a campaign needs every patch of a line; bin/hotpath smoke --line $line runs it"
     for flavor in stock patched; do
       ensure_distribution "$line" "$flavor"
     done

@@ -118,6 +118,12 @@ public final class UpstreamLib {
         }
     }
 
+    /** The jars {@code <artifactId>-<version>-<classifier>.jar} in lib/, sorted. */
+    private List<String> classifiedJars(String artifactId, String version) {
+        String prefix = artifactId + "-" + version + "-";
+        return jarNames().stream().filter(n -> n.startsWith(prefix)).toList();
+    }
+
     /** Jar file names (artifactId-version.jar) listed in the jar's META-INF/DEPENDENCIES; each must be in lib/. */
     private List<String> recordedDependencies(Path jar) {
         String text;
@@ -142,11 +148,18 @@ public final class UpstreamLib {
                 continue;
             }
             String jarName = gav[1] + "-" + gav[gav.length - 1] + (gav.length == 5 ? "-" + gav[3] : "") + ".jar";
-            if (!Files.isRegularFile(dir.resolve(jarName))) {
+            if (Files.isRegularFile(dir.resolve(jarName))) {
+                jars.add(jarName);
+                continue;
+            }
+            // the file lists a dependency with a classifier without it (5.x's netty natives: one line per
+            // osx-x86_64, osx-aarch_64, ...), so such a line stands for every classified jar of that version
+            List<String> classified = gav.length == 4 ? classifiedJars(gav[1], gav[3]) : List.of();
+            if (classified.isEmpty()) {
                 throw new DistBuildException(jar.getFileName() + " records " + m.group(1) + " but " + dir
                     + " has no " + jarName + " (dependency mediation picked another version?)");
             }
-            jars.add(jarName);
+            jars.addAll(classified);
         }
         if (jars.isEmpty() && text.contains(":jar:")) {
             throw new DistBuildException("could not parse META-INF/DEPENDENCIES of " + jar.getFileName());

@@ -17,14 +17,20 @@ import java.util.stream.Stream;
 
 /**
  * Walks a stopped broker's CommitLog record by record (the TOTALSIZE / MAGIC chain of RocketMQ 4.9.0's
- * {@code CommitLog.doAppend}) and counts the records and bytes of one topic. The mapped files are
+ * {@code CommitLog.doAppend}, and of 5.x, whose {@code MessageVersion} V2 records carry another magic and a 2-byte
+ * topic length) and counts the records and bytes of one topic. The mapped files are
  * preallocated (1 GiB), so their sizes say nothing; the chain ends at the first zero TOTALSIZE, and a
  * BLANK record pads the tail of a full file. This is exact: it reads what the broker wrote.
  */
 public final class CommitLogScan {
 
-    /** {@code MessageDecoder.MESSAGE_MAGIC_CODE} (CommitLog.MESSAGE_MAGIC_CODE in 4.9.0) */
+    /** {@code MessageDecoder.MESSAGE_MAGIC_CODE} (CommitLog.MESSAGE_MAGIC_CODE in 4.9.0): a 1-byte topic length */
     static final int MESSAGE_MAGIC = -626843481;
+    /**
+     * 5.x's {@code MessageDecoder.MESSAGE_MAGIC_CODE_V2} ({@code MessageVersion.MESSAGE_VERSION_V2}): the same record with a
+     * 2-byte topic length, written for topics longer than 127 bytes ({@code autoMessageVersionOnTopicLen}, default on)
+     */
+    static final int MESSAGE_MAGIC_V2 = -626843477;
     /** {@code CommitLog.BLANK_MAGIC_CODE}: end-of-file padding */
     static final int BLANK_MAGIC = -875286124;
     private static final int BORNHOST_V6_FLAG = 1 << 4;
@@ -93,7 +99,7 @@ public final class CommitLogScan {
                         full = true;
                         break;
                     }
-                    if (totalSize <= 0 || magic != MESSAGE_MAGIC) {
+                    if (totalSize <= 0 || (magic != MESSAGE_MAGIC && magic != MESSAGE_MAGIC_V2)) {
                         break;
                     }
                     visitor.visit(map, pos, totalSize);
@@ -146,15 +152,25 @@ public final class CommitLogScan {
         Map<String, TopicWait> topics = new TreeMap<>();
         walk(store, (map, pos, totalSize) -> {
             int topicLengthAt = topicLengthAt(map, pos);
-            byte[] topic = new byte[map.get(topicLengthAt) & 0xFF];
-            map.get(topicLengthAt + 1, topic);
+            byte[] topic = new byte[topicLength(map, pos, topicLengthAt)];
+            map.get(topicLengthAt + topicLengthSize(map, pos), topic);
             boolean wait = describe(map, pos, totalSize).storesWait();
             topics.merge(new String(topic, StandardCharsets.UTF_8), new TopicWait(1, wait ? 1 : 0), TopicWait::plus);
         });
         return topics;
     }
 
-    /** Offset of the 1-byte topic length: after the fixed header (its host fields sized by SYSFLAG) and the body. */
+    /** 1 (V1 record) or 2 (V2 record): the size of the topic length field. */
+    private static int topicLengthSize(ByteBuffer map, int record) {
+        return map.getInt(record + 4) == MESSAGE_MAGIC_V2 ? 2 : 1;
+    }
+
+    /** The topic length, unsigned, of the record at {@code record} whose length field is at {@code topicLengthAt}. */
+    private static int topicLength(ByteBuffer map, int record, int topicLengthAt) {
+        return topicLengthSize(map, record) == 2 ? map.getShort(topicLengthAt) & 0xFFFF : map.get(topicLengthAt) & 0xFF;
+    }
+
+    /** Offset of the topic length (1 byte, 2 in a V2 record): after the fixed header (its host fields sized by SYSFLAG) and the body. */
     private static int topicLengthAt(ByteBuffer map, int record) {
         int sysFlag = map.getInt(record + 4 + 4 + 4 + 4 + 4 + 8 + 8);
         int bornHost = (sysFlag & BORNHOST_V6_FLAG) == 0 ? 8 : 20;
@@ -166,7 +182,7 @@ public final class CommitLogScan {
     /** Reads the properties block (after the topic: 2-byte length, then the block). */
     private static StoredRecord describe(ByteBuffer map, int record, int totalSize) {
         int topicLengthAt = topicLengthAt(map, record);
-        int propertiesLengthAt = topicLengthAt + 1 + (map.get(topicLengthAt) & 0xFF);
+        int propertiesLengthAt = topicLengthAt + topicLengthSize(map, record) + topicLength(map, record, topicLengthAt);
         int length = map.getShort(propertiesLengthAt) & 0xFFFF;
         byte[] block = new byte[length];
         map.get(propertiesLengthAt + 2, block);
@@ -222,15 +238,16 @@ public final class CommitLogScan {
         return value;
     }
 
-    /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length and the topic. */
+    /** The record layout of 4.9.0: fixed header, body, then a 1-byte topic length (2 bytes in 5.x's V2) and the topic. */
     private static boolean hasTopic(ByteBuffer map, int record, byte[] topic) {
         int topicLengthAt = topicLengthAt(map, record);
-        int topicLength = map.get(topicLengthAt) & 0xFF;
+        int topicLength = topicLength(map, record, topicLengthAt);
         if (topicLength != topic.length) {
             return false;
         }
+        int topicAt = topicLengthAt + topicLengthSize(map, record);
         for (int i = 0; i < topicLength; i++) {
-            if (map.get(topicLengthAt + 1 + i) != topic[i]) {
+            if (map.get(topicAt + i) != topic[i]) {
                 return false;
             }
         }

@@ -29,7 +29,8 @@ import org.apache.rocketmq.common.topic.TopicValidator;
  * same message (same run id, same seq: the same corpus) is shorter on the patched masters than on stock by
  * exactly what the stock record holds of those ({@link CommitLogScan.StoredRecord#trimmableBytes}): on 4.9.0
  * {@code WAIT\1true\2} and the trailing {@code \2}, 11 bytes; on 4.9.8, whose normal send already stores
- * neither, 0 bytes (the record is the same).
+ * neither, 0 bytes (the record is the same); on 5.3.3, which stores WAIT and the trailing separator on every path
+ * (plain sends included), 11 bytes again.
  *
  * <p>Per topic, every topic of the masters' CommitLogs is counted in {@code <runDir>/commitlog-topics.tsv}
  * (records, records storing {@code WAIT\1}), and the smoke prints the topics of the paths besides the plain

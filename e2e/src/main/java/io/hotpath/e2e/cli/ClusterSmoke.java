@@ -150,7 +150,11 @@ public final class ClusterSmoke {
 
     private boolean runAll() throws IOException, InterruptedException {
         // resolve and check everything before starting anything
-        String line = ReleaseLines.resolve(options.line(), projectRoot);
+        String line = ReleaseLines.resolveNamedPartial(options.line(), projectRoot);
+        if (ReleaseLines.partial(line, projectRoot)) {
+            Console.warn("release line " + line + " is partial (complete=false in its line.properties): its distributions carry only"
+                    + " the patches the line has so far, and the checks below judge those");
+        }
         List<Distribution> distributions = options.distributions().stream()
                 .map(spec -> Distribution.resolve(spec, line, projectRoot)).toList();
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());

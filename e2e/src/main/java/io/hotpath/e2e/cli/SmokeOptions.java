@@ -47,13 +47,15 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             On a build with patch 0003 it checks that no CommitLog record of the test topic stores WAIT (and
             reports WAIT per topic, incl. the schedule and transaction system topics), and with --dist both
             that each is shorter than stock by exactly the stock record's WAIT entry and trailing separator
-            (11 bytes on 4.9.0; 0 on 4.9.8, whose normal send already stores neither).
+            (11 bytes on 4.9.0 and on 5.3.3, which store WAIT on every path; 0 on 4.9.8, whose normal send
+            already stores neither).
             Prints sent/acked/failed, TPS, RT, duplicates and lost, stops every process it started, and exits
             non-zero on any lost or corrupt message or error.
 
               --dist D        stock | patched (broker-dist/target/rocketmq-<line>-<D>) | both (stock, then
                               patched, side by side) | a distribution directory           [default: patched]
-              --line R        release line: a folder patches/<R>/ with line.properties   [default: the newest]
+              --line R        release line: a folder patches/<R>/ with line.properties; a partial line
+                              (complete=false) runs only when named here   [default: the newest complete]
               -n N            messages to send                                            [default: 20000]
               -w N            sender threads                                              [default: 16]
               -s N            body size in bytes                                          [default: 1024]

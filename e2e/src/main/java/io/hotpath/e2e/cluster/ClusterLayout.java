@@ -181,6 +181,9 @@ public final class ClusterLayout {
         return p;
     }
 
+    /** Master and slave of each broker name: both hold every acknowledged message (SYNC_MASTER). */
+    static final int REPLICAS_PER_BROKER = 2;
+
     /** The brokers' {@code transactionCheckInterval} (upstream default 60 s), see {@link RelaySends}. */
     static final long TRANSACTION_CHECK_INTERVAL_MILLIS = 1_000;
 
@@ -200,6 +203,11 @@ public final class ClusterLayout {
         p.setProperty("brokerId", Integer.toString(node.brokerId()));
         p.setProperty("brokerRole", node.role().name());
         p.setProperty("flushDiskType", "ASYNC_FLUSH");
+        // a SYNC_MASTER acknowledges a send only once its slave has it: 4.9.x by its role alone, 5.x counts the
+        // replicas that must hold a message (inSyncReplicas, default 1: the master alone, so it would not wait);
+        // 4.9.x knows neither key and ignores both
+        p.setProperty("totalReplicas", Integer.toString(REPLICAS_PER_BROKER));
+        p.setProperty("inSyncReplicas", Integer.toString(REPLICAS_PER_BROKER));
         p.setProperty("namesrvAddr", namesrvAddress());
         // brokerIP1 is what clients dial, brokerIP2 what the slave's HA client dials (the master's
         // brokerIP2, which the name server hands the slave when it registers)

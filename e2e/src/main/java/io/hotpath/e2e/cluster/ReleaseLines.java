@@ -46,6 +46,31 @@ public final class ReleaseLines {
         return line.release();
     }
 
+    /**
+     * Like {@link #resolve}, except that a partial line is run when it is named explicitly: the smoke of a line whose
+     * patches are under way shows how far they go. Never the default: with {@code requested} null this is the newest
+     * complete line. Whether the line is partial says {@link #partial}.
+     */
+    public static String resolveNamedPartial(String requested, Path projectRoot) {
+        if (requested == null) {
+            return resolve(null, projectRoot);
+        }
+        try {
+            return ReleaseLine.resolve(requested, projectRoot.resolve("patches")).release();
+        } catch (ReleaseLineException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** True when {@code release} is a known line marked {@code complete=false}. */
+    public static boolean partial(String release, Path projectRoot) {
+        try {
+            return !ReleaseLine.resolve(release, projectRoot.resolve("patches")).complete();
+        } catch (ReleaseLineException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
     /** Where bin/hotpath build-broker puts the {@code flavor} distribution of {@code release}. */
     public static Path distributionHome(Path projectRoot, String release, String flavor) {
         return projectRoot.resolve("broker-dist/target/rocketmq-" + release + "-" + flavor).normalize();

@@ -26,13 +26,26 @@ public final class SeededMessages {
     public static final String SEQ = "hotpath.seq";
     public static final String NOTE = "hotpath.note";
 
-    /** Keys RocketMQ itself adds between send and pull; any other unexpected key is corruption. */
+    /**
+     * Keys RocketMQ itself adds between send and pull; any other unexpected key is corruption. MSG_REGION and
+     * TRACE_ON: a 5.x broker stores its region and trace switch in every record it receives from a producer
+     * (4.9.x brokers only answer them in the send response).
+     */
     static final Set<String> SYSTEM_KEYS = Set.of(
             MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX,
             MessageConst.PROPERTY_WAIT_STORE_MSG_OK,
             MessageConst.PROPERTY_CLUSTER,
+            MessageConst.PROPERTY_MSG_REGION,
+            MessageConst.PROPERTY_TRACE_SWITCH,
             MessageConst.PROPERTY_MIN_OFFSET,
             MessageConst.PROPERTY_MAX_OFFSET);
+
+    /**
+     * What a 5.x broker adds to a transactional message when it parks it in RMQ_SYS_TRANS_HALF_TOPIC
+     * ({@code TransactionalMessageUtil.TRANSACTION_ID}, no constant in 4.9.0's MessageConst): the message's UNIQ_KEY,
+     * kept in the committed copy. 4.9.x brokers do not store it.
+     */
+    static final String TRANSACTION_ID = "__transactionId__";
 
     /**
      * Keys a delayed or transactional message carries when it is consumed from its real topic: the
@@ -44,6 +57,7 @@ public final class SeededMessages {
      * they clear DELAY, REAL_TOPIC and REAL_QID from the map.
      */
     static final Set<String> RELAY_KEYS = Set.of(
+            TRANSACTION_ID,
             MessageConst.PROPERTY_DELAY_TIME_LEVEL,
             MessageConst.PROPERTY_TRANSACTION_PREPARED,
             MessageConst.PROPERTY_PRODUCER_GROUP,
@@ -176,6 +190,11 @@ public final class SeededMessages {
             String realTopic = actual.get(MessageConst.PROPERTY_REAL_TOPIC);
             if (realTopic != null && !realTopic.equals(topic)) {
                 return "property REAL_TOPIC is " + escaped(realTopic) + " instead of " + escaped(topic);
+            }
+            String transactionId = actual.get(TRANSACTION_ID);
+            String uniqueKey = actual.get(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+            if (transactionId != null && !transactionId.equals(uniqueKey)) {
+                return "property " + TRANSACTION_ID + " is " + escaped(transactionId) + " instead of the UNIQ_KEY " + escaped(uniqueKey);
             }
             String realQueue = actual.get(MessageConst.PROPERTY_REAL_QUEUE_ID);
             if (realQueue != null && !realQueue.equals(Integer.toString(stored.getQueueId()))) {

@@ -97,6 +97,43 @@ class CommitLogScanTest {
             Map.entry("hotpath_smoke_relay", new CommitLogScan.TopicWait(2, 1)));
     }
 
+    @Test
+    void readsFiveXVersion2RecordsWhoseTopicLengthTakesTwoBytes() throws Exception {
+        // 5.x writes V2 for topics over 127 bytes; 4.9.0's encoder, which makes the record here, takes up to 127
+        String longTopic = "hotpath_long_topic_" + "t".repeat(100);
+        byte[] v1 = record("hotpath_smoke", 64, 3, true);
+        byte[] v2 = version2(record(longTopic, 64, 4, true));
+        byte[] after = record("hotpath_smoke", 64, 5, false);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.write(v1);
+        log.write(v2);
+        log.write(after);
+        log.write(new byte[4096]);
+        Path store = Files.createDirectories(Path.of("target", "test-commitlog-v2", "store"));
+        Files.createDirectories(store.resolve("commitlog"));
+        Files.write(store.resolve("commitlog").resolve("00000000000000000000"), log.toByteArray());
+
+        assertThat(CommitLogScan.records(store, longTopic)).containsExactly(new CommitLogScan.StoredRecord(4, v2.length, true, 11));
+        assertThat(CommitLogScan.records(store, "hotpath_smoke")).extracting(CommitLogScan.StoredRecord::seq).containsExactly(3, 5);
+        assertThat(CommitLogScan.waitByTopic(store)).containsExactly(
+            Map.entry(longTopic, new CommitLogScan.TopicWait(1, 1)),
+            Map.entry("hotpath_smoke", new CommitLogScan.TopicWait(2, 1)));
+    }
+
+    /**
+     * A 4.9.0 record rewritten as 5.x's {@code MessageVersion.MESSAGE_VERSION_V2} writes it: magic
+     * {@code MESSAGE_MAGIC_CODE_V2} and a 2-byte topic length (IPv4 hosts: the topic length follows byte 84 + 4 + body).
+     */
+    private static byte[] version2(byte[] v1) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(v1);
+        int topicLengthAt = 84 + 4 + in.getInt(84);
+        int topicLength = in.get(topicLengthAt) & 0xFF;
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(v1.length + 1);
+        out.put(v1, 0, topicLengthAt).putShort((short) topicLength).put(v1, topicLengthAt + 1, v1.length - topicLengthAt - 1);
+        out.putInt(0, out.capacity()).putInt(4, CommitLogScan.MESSAGE_MAGIC_V2);
+        return out.array();
+    }
+
     private static byte[] record(String topic, int bodySize, int seq, boolean wait) throws Exception {
         MessageExt message = new MessageExt();
         message.setTopic(topic);

@@ -96,6 +96,18 @@ class RelayedDeliveryAuditTest {
     }
 
     @Test
+    void aFiveXTransactionIdIsAcceptedWhenItIsTheUniqueKey() {
+        // a 5.x broker stores __transactionId__ = UNIQ_KEY when it parks a transactional message
+        MessageExt stored = rePut(relayed, 0, A1, 3);
+        MessageAccessor.putProperty(stored, "__transactionId__", stored.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX));
+
+        assertThat(relayed.difference(0, stored)).isNull();
+
+        MessageAccessor.putProperty(stored, "__transactionId__", "7F000001");
+        assertThat(relayed.difference(0, stored)).startsWith("property __transactionId__ is \"7F000001\" instead of the UNIQ_KEY");
+    }
+
+    @Test
     void anUnknownPropertyOnARelayedMessageIsStillCorruption() {
         MessageExt stored = rePut(relayed, 0, A1, 3);
         MessageAccessor.putProperty(stored, "SURPRISE", "1");

@@ -69,6 +69,15 @@ class ClusterLayoutTest {
     }
 
     @Test
+    void aSyncMasterWaitsForItsSlaveOnEveryLineMasterAndSlaveCountedAsInSyncReplicas() {
+        Properties config = layout.brokerConfig(layout.masters().get(0), new Properties(), Path.of("/run/broker-a"));
+
+        assertThat(config.getProperty("brokerRole")).isEqualTo("SYNC_MASTER");
+        assertThat(config.getProperty("totalReplicas")).isEqualTo("2");
+        assertThat(config.getProperty("inSyncReplicas")).isEqualTo("2");
+    }
+
+    @Test
     void rejectsBasePortsOutsideTheUsableRange() {
         assertThatThrownBy(() -> new ClusterLayout(1023)).isInstanceOf(UsageException.class);
         assertThatThrownBy(() -> new ClusterLayout(65500)).isInstanceOf(UsageException.class);

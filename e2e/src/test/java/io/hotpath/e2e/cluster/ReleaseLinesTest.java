@@ -62,6 +62,19 @@ class ReleaseLinesTest {
     }
 
     @Test
+    void theSmokeRunsAPartialLineOnlyWhenItIsNamed() throws IOException {
+        line("4.9.0");
+        line("4.9.8", "complete=false\n");
+
+        assertThat(ReleaseLines.resolveNamedPartial("4.9.8", root)).isEqualTo("4.9.8");
+        assertThat(ReleaseLines.partial("4.9.8", root)).isTrue();
+        assertThat(ReleaseLines.resolveNamedPartial(null, root)).isEqualTo("4.9.0");
+        assertThat(ReleaseLines.partial("4.9.0", root)).isFalse();
+        assertThatThrownBy(() -> ReleaseLines.resolveNamedPartial("4.9.9", root)).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("unknown release line '4.9.9'");
+    }
+
+    @Test
     void aCheckoutWithoutLinesSaysWhatALineIs() {
         assertThatThrownBy(() -> ReleaseLines.resolve(null, root)).isInstanceOf(UsageException.class)
                 .hasMessageContaining("no release line in").hasMessageContaining("line.properties");

@@ -95,6 +95,15 @@ class SeededMessagesTest {
     }
 
     @Test
+    void acceptsTheRegionAndTraceSwitchA5xBrokerStores() {
+        MessageExt stored = StoredMessages.stored(messages.build(42), queue, 9, StoredMessages.uniqKey(42));
+        MessageAccessor.putProperty(stored, MessageConst.PROPERTY_MSG_REGION, "DefaultRegion");
+        MessageAccessor.putProperty(stored, MessageConst.PROPERTY_TRACE_SWITCH, "true");
+
+        assertThat(messages.difference(42, stored)).isNull();
+    }
+
+    @Test
     void reportsAWaitValueOtherThanTrue() {
         MessageExt stored = StoredMessages.stored(messages.build(42), queue, 9, StoredMessages.uniqKey(42));
         MessageAccessor.putProperty(stored, MessageConst.PROPERTY_WAIT_STORE_MSG_OK, "false");
