@@ -2,7 +2,6 @@ package io.hotpath.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,7 +70,6 @@ import org.junit.jupiter.api.Tag;
 class Upstream498StoreComparisonTest {
 
     private static final byte SEP = 2;
-    private static final byte[] WAIT_PREFIX = "WAIT\1".getBytes(StandardCharsets.US_ASCII);
     // record layout, IPv4 born and store hosts (asserted)
     private static final int QUEUEOFFSET = 20;
     private static final int PHYSICALOFFSET = 28;
@@ -422,45 +420,7 @@ class Upstream498StoreComparisonTest {
     static byte[] withoutWait(byte[] record) {
         int propertiesAt = propertiesOffset(record);
         byte[] block = java.util.Arrays.copyOfRange(record, propertiesAt + 2, record.length);
-        List<int[]> segments = new ArrayList<>(); // [start, end) between separators
-        int start = 0;
-        for (int i = 0; i <= block.length; i++) {
-            if (i == block.length || block[i] == SEP) {
-                segments.add(new int[] {start, i});
-                start = i + 1;
-            }
-        }
-        boolean[] dropSegment = new boolean[segments.size()];
-        boolean[] dropSeparator = new boolean[block.length];
-        for (int s = 0; s < segments.size(); s++) {
-            int[] seg = segments.get(s);
-            if (seg[1] - seg[0] >= WAIT_PREFIX.length && java.util.Arrays.equals(block, seg[0], seg[0] + WAIT_PREFIX.length,
-                WAIT_PREFIX, 0, WAIT_PREFIX.length)) {
-                dropSegment[s] = true;
-                if (seg[1] < block.length) {
-                    dropSeparator[seg[1]] = true;
-                } else {
-                    // the last segment: the nearest separator before it that a WAIT segment has not taken already
-                    for (int p = seg[0] - 1; p >= 0; p--) {
-                        if (block[p] == SEP && !dropSeparator[p]) {
-                            dropSeparator[p] = true;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        ByteArrayOutputStream kept = new ByteArrayOutputStream();
-        for (int s = 0; s < segments.size(); s++) {
-            int[] seg = segments.get(s);
-            if (!dropSegment[s]) {
-                kept.write(block, seg[0], seg[1] - seg[0]);
-            }
-            if (seg[1] < block.length && !dropSeparator[seg[1]]) {
-                kept.write(SEP);
-            }
-        }
-        byte[] newBlock = kept.toByteArray();
+        byte[] newBlock = WaitSegments.removed(block);
         ByteBuffer out = ByteBuffer.allocate(propertiesAt + 2 + newBlock.length);
         out.put(record, 0, propertiesAt);
         out.putShort((short) newBlock.length);

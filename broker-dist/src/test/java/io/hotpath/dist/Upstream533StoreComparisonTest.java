@@ -82,7 +82,6 @@ class Upstream533StoreComparisonTest {
 
     private static final long BORN_TIMESTAMP = 1_700_000_000_000L;
     private static final byte SEP = 2;
-    private static final byte[] WAIT_PREFIX = "WAIT\1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CRC_PREFIX = "__CRC32#\1".getBytes(StandardCharsets.US_ASCII);
     /** CommitLog.CRC32_RESERVED_LEN: {@code __CRC32#}, {@code \1}, 10 digits, {@code \2}. */
     private static final int CRC_LEN = 8 + 1 + 10 + 1;
@@ -314,44 +313,7 @@ class Upstream533StoreComparisonTest {
      * segment the nearest preceding one not taken already), then one trailing separator removed.
      */
     static byte[] trimmed(byte[] block) {
-        List<int[]> segments = new ArrayList<>(); // [start, end) between separators
-        int start = 0;
-        for (int i = 0; i <= block.length; i++) {
-            if (i == block.length || block[i] == SEP) {
-                segments.add(new int[] {start, i});
-                start = i + 1;
-            }
-        }
-        boolean[] dropSegment = new boolean[segments.size()];
-        boolean[] dropSeparator = new boolean[block.length];
-        for (int s = 0; s < segments.size(); s++) {
-            int[] seg = segments.get(s);
-            if (seg[1] - seg[0] >= WAIT_PREFIX.length
-                && Arrays.equals(block, seg[0], seg[0] + WAIT_PREFIX.length, WAIT_PREFIX, 0, WAIT_PREFIX.length)) {
-                dropSegment[s] = true;
-                if (seg[1] < block.length) {
-                    dropSeparator[seg[1]] = true;
-                } else {
-                    for (int p = seg[0] - 1; p >= 0; p--) {
-                        if (block[p] == SEP && !dropSeparator[p]) {
-                            dropSeparator[p] = true;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        ByteArrayOutputStream kept = new ByteArrayOutputStream();
-        for (int s = 0; s < segments.size(); s++) {
-            int[] seg = segments.get(s);
-            if (!dropSegment[s]) {
-                kept.write(block, seg[0], seg[1] - seg[0]);
-            }
-            if (seg[1] < block.length && !dropSeparator[seg[1]]) {
-                kept.write(SEP);
-            }
-        }
-        byte[] out = kept.toByteArray();
+        byte[] out = WaitSegments.removed(block);
         return out.length > 0 && out[out.length - 1] == SEP ? Arrays.copyOf(out, out.length - 1) : out;
     }
 
