@@ -125,7 +125,9 @@ public final class PersistedProperties {
             return EMPTY;
         }
         final byte[] utf8 = clientBlock.getBytes(StandardCharsets.UTF_8);
-        final byte[] out = new byte[utf8.length];
+        // compacted in place: only segments and separators are dropped, so every kept byte moves left or stays; a store
+        // encoder that trims every message through here allocates one array fewer per message
+        final byte[] out = utf8;
         int length = 0;
         boolean first = true;
         int segmentStart = 0;
@@ -146,7 +148,7 @@ public final class PersistedProperties {
         if (length > 0 && out[length - 1] == PROPERTY_SEPARATOR) {
             length--;
         }
-        return length == utf8.length ? out : Arrays.copyOf(out, length);
+        return length == utf8.length ? utf8 : Arrays.copyOf(utf8, length);
     }
 
     /**
