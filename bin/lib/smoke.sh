@@ -30,20 +30,26 @@ require_jdk17
 java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 # Build the e2e modules when never built or older than their sources (package rewrites the jar when
-# any class changed, and the runtime classpath file). e2e-client498 is the smoke's rocketmq-client 4.9.8
-# child JVM (io.hotpath.e2e.audit.NewerClientCheck); it needs the e2e jar, so both build together.
-CLIENT498="$HOTPATH_ROOT/e2e-client498"
+# any class changed, and the runtime classpath file). e2e-client498 and e2e-client533 are the smoke's
+# rocketmq-client 4.9.8 and 5.3.3 child JVMs (io.hotpath.e2e.audit.NewerClientCheck: which of them a line runs);
+# they need the e2e jar, so all build together.
+CLIENTS=(client498 client533)
 jar="$E2E/target/hotpath-e2e.jar"
-client498_jar="$CLIENT498/target/hotpath-e2e-client498.jar"
 stale() { # <module dir> <jar>: true when the jar or classpath file is missing or older than the module's sources
   [ ! -f "$1/target/runtime-classpath.txt" ] || [ ! -f "$2" ] \
     || [ -n "$(find "$1/src/main" -newer "$2" -print -quit)" ] || [ "$1/pom.xml" -nt "$1/target/runtime-classpath.txt" ]
 }
-# (Maven recompiles e2e-client498 when the e2e classes it uses changed.)
-if stale "$E2E" "$jar" || stale "$CLIENT498" "$client498_jar"; then
+# (Maven recompiles the client modules when the e2e classes they use changed.)
+stale_module=false
+stale "$E2E" "$jar" && stale_module=true
+for c in "${CLIENTS[@]}"; do
+  stale "$HOTPATH_ROOT/e2e-$c" "$HOTPATH_ROOT/e2e-$c/target/hotpath-e2e-$c.jar" && stale_module=true
+done
+if $stale_module; then
   require_mvn
-  info "building the e2e modules (mvn -pl e2e,e2e-client498 package -DskipTests)"
-  mvn_root -q -pl e2e,e2e-client498 package -DskipTests >&2 || die "building the e2e modules failed (see the Maven output above)"
+  modules="e2e$(printf ',e2e-%s' "${CLIENTS[@]}")"
+  info "building the e2e modules (mvn -pl $modules package -DskipTests)"
+  mvn_root -q -pl "$modules" package -DskipTests >&2 || die "building the e2e modules failed (see the Maven output above)"
 fi
 dependencies="$(cat "$E2E/target/runtime-classpath.txt")"
 
@@ -71,16 +77,19 @@ done
 mkdir -p "$client_home/tmp"
 # run from a copy: a rebuild of the module while the smoke runs must not pull classes from under it
 cp "$jar" "$client_home/hotpath-e2e.jar"
-cp "$client498_jar" "$client_home/hotpath-e2e-client498.jar"
 classpath="$client_home/hotpath-e2e.jar:$dependencies"
-# the 4.9.8 child JVM: its own jar, the e2e classes it reuses, rocketmq-client 4.9.8 (never 4.9.0)
-client498_classpath="$client_home/hotpath-e2e-client498.jar:$client_home/hotpath-e2e.jar:$(cat "$CLIENT498/target/runtime-classpath.txt")"
+# each client child JVM: its own jar, the e2e classes it reuses, its rocketmq-client (never 4.9.0)
+client_props=()
+for c in "${CLIENTS[@]}"; do
+  cp "$HOTPATH_ROOT/e2e-$c/target/hotpath-e2e-$c.jar" "$client_home/hotpath-e2e-$c.jar"
+  client_props+=("-Dhotpath.e2e.$c.classpath=$client_home/hotpath-e2e-$c.jar:$client_home/hotpath-e2e.jar:$(cat "$HOTPATH_ROOT/e2e-$c/target/runtime-classpath.txt")")
+done
 # PerfDisableSharedMem and java.io.tmpdir: nothing in /tmp (a PID-namespace JVM's hsperfdata file
 # would be named after its namespace PID and clash with host JVMs' files)
 java_cmd=("$java_bin" "${jvm_flags[@]}" -XX:+PerfDisableSharedMem "-Djava.io.tmpdir=$client_home/tmp"
   "-Duser.home=$client_home" "-Dhotpath.root=$HOTPATH_ROOT" "-Dhotpath.e2e.runRoot=$RUN_ROOT"
   "-Dhotpath.e2e.stamp=$stamp" "-Dhotpath.e2e.exitFile=$client_home/exit-code"
-  "-Dhotpath.e2e.client498.classpath=$client498_classpath" -cp "$classpath" "$MAIN" "$@")
+  "${client_props[@]}" -cp "$classpath" "$MAIN" "$@")
 
 # A background job of a non-interactive shell ignores SIGINT, and so do the JVMs under it: Ctrl-C
 # reaches only this script, which asks the controller to stop (SIGTERM runs its shutdown hook, which
@@ -131,7 +140,8 @@ if [ -f "$client_home/exit-code" ]; then
   finished=true
   rm -f "$client_home/exit-code"
 fi
-rm -f "$client_home/hotpath-e2e.jar" "$client_home/hotpath-e2e-client498.jar"
+rm -f "$client_home/hotpath-e2e.jar"
+for c in "${CLIENTS[@]}"; do rm -f "$client_home/hotpath-e2e-$c.jar"; done
 rmdir "$client_home/tmp" "$client_home/logs" "$client_home" 2>/dev/null || true
 
 if [ -n "$interrupted" ]; then

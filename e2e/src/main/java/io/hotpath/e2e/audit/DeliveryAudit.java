@@ -104,10 +104,21 @@ public final class DeliveryAudit {
             String uniqKey = stored.getProperty(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
             if (ledger.msgId(seq).equals(uniqKey)) {
                 atAckedPosition.set(seq);
-            } else {
-                corrupt++;
-                problem("corrupt: " + where + ": UNIQ_KEY " + uniqKey + " but the ack said " + ledger.msgId(seq));
+                return;
             }
+            // intact but for its UNIQ_KEY, where acknowledged: corrupt, unless a known defect explains that key
+            String keyDifference = "UNIQ_KEY " + uniqKey + " but the ack said " + ledger.msgId(seq);
+            String defect = knownDefect.explain(seq, stored, keyDifference);
+            if (defect == null) {
+                corrupt++;
+                problem("corrupt: " + where + ": " + keyDifference);
+                return;
+            }
+            if (!defectListed) {
+                defectListed = true;
+                problem("known defect (" + defect + "), e.g. " + where + ": " + keyDifference);
+            }
+            defectiveAtAckedPosition.set(seq);
         }
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,16 +58,30 @@ public final class PersistedPropertiesCheck {
      * the run, as one in the smoke topic does): all of them, since 0003 trims every path that persists a
      * message - V1 sends and batches (compat, 4.9.8 client), the delay branch and the schedule re-put,
      * transaction half / op / commit records, consumer send-back to the retry topic (through the schedule topic)
-     * and to the DLQ.
+     * and to the DLQ; and the newer clients' topics of the line ({@link #reportedTopics}).
      */
-    static final Set<String> WAIT_FREE_RELAY_TOPICS = Set.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
+    static final Set<String> WAIT_FREE_RELAY_TOPICS = Set.of(CompatSends.TOPIC, RelaySends.TOPIC,
         TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC,
         ConsumerSendBacks.RETRY_TOPIC, ConsumerSendBacks.DLQ_TOPIC);
 
-    /** Topics besides the smoke topic that the smoke reports per run, in this order. */
-    static final List<String> REPORTED_TOPICS = List.of(CompatSends.TOPIC, NewerClientCheck.TOPIC, RelaySends.TOPIC,
+    /** Topics besides the smoke topic and the newer clients' that the smoke reports per run, in this order. */
+    static final List<String> REPORTED_TOPICS = List.of(CompatSends.TOPIC, RelaySends.TOPIC,
         TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, TopicValidator.RMQ_SYS_TRANS_HALF_TOPIC, TopicValidator.RMQ_SYS_TRANS_OP_HALF_TOPIC,
         ConsumerSendBacks.RETRY_TOPIC, ConsumerSendBacks.DLQ_TOPIC);
+
+    /** {@link #REPORTED_TOPICS} with the topics of the newer clients that run on {@code line} after the compat topic. */
+    static List<String> reportedTopics(String line) {
+        List<String> topics = new ArrayList<>(REPORTED_TOPICS);
+        topics.addAll(1, NewerClientCheck.topicsFor(line));
+        return List.copyOf(topics);
+    }
+
+    /** {@link #WAIT_FREE_RELAY_TOPICS} and the topics of the newer clients that run on {@code line}. */
+    static Set<String> waitFreeTopics(String line) {
+        Set<String> topics = new HashSet<>(WAIT_FREE_RELAY_TOPICS);
+        topics.addAll(NewerClientCheck.topicsFor(line));
+        return Set.copyOf(topics);
+    }
 
     private PersistedPropertiesCheck() {
     }
@@ -108,9 +123,10 @@ public final class PersistedPropertiesCheck {
      * Prints the reported topics' WAIT counts of one run and returns the problems: on a 0003 distribution,
      * a topic of {@code waitFree} with a record storing WAIT, or with no record at all to judge.
      */
-    static List<String> checkTopics(String flavor, boolean trims, Map<String, CommitLogScan.TopicWait> topics, Set<String> waitFree) {
+    static List<String> checkTopics(String flavor, boolean trims, Map<String, CommitLogScan.TopicWait> topics, List<String> reported,
+                                    Set<String> waitFree) {
         List<String> problems = new ArrayList<>();
-        for (String topic : REPORTED_TOPICS) {
+        for (String topic : reported) {
             CommitLogScan.TopicWait count = topics.getOrDefault(topic, new CommitLogScan.TopicWait(0, 0));
             boolean judged = trims && waitFree.contains(topic);
             Console.progress("%s: CommitLog %s: %d records on the masters, %d store WAIT\\1%s", flavor, topic, count.records(),
@@ -156,7 +172,9 @@ public final class PersistedPropertiesCheck {
         SmokeResult stock = null;
         SmokeResult patched = null;
         for (SmokeResult result : results) {
-            problems.addAll(checkTopics(result.flavor(), trims(result.distribution()), readTopics(result.runDir()), WAIT_FREE_RELAY_TOPICS));
+            String line = result.distribution().release();
+            problems.addAll(checkTopics(result.flavor(), trims(result.distribution()), readTopics(result.runDir()), reportedTopics(line),
+                waitFreeTopics(line)));
             List<CommitLogScan.StoredRecord> records = read(result.runDir());
             long withWait = records.stream().filter(CommitLogScan.StoredRecord::storesWait).count();
             long untrimmed = records.stream().filter(r -> r.trimmableBytes() > 0).count();

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.apache.rocketmq.logging.inner.SysLogger;
 
 /**
- * Where the rocketmq-client 4.9.0 inside this JVM logs. Call before the first client is created:
+ * Where the rocketmq-client inside this JVM (4.9.0; a newer one in a NewerClientCheck child) logs. Call before the first client is created:
  * the client reads {@code rocketmq.client.logRoot} once, when its logger class loads (default
  * {@code ~/logs/rocketmqlogs}, outside the project).
  */
@@ -17,6 +17,10 @@ public final class ClientLogging {
         System.setProperty("rocketmq.client.logRoot", directory.toAbsolutePath().toString());
         // RocketMQ routes Netty's logging into its own logger, which has no appender for io.netty.*:
         // without this, every run prints "RocketMQLog:WARN No appenders could be found ..." to the terminal.
-        SysLogger.setQuietMode(true);
+        try {
+            SysLogger.setQuietMode(true);
+        } catch (NoClassDefFoundError e) {
+            // a 5.x client child JVM (NewerClientCheck): 5.x logs through its own shaded logback and has no inner logger
+        }
     }
 }

@@ -239,7 +239,10 @@ public final class ClusterSmoke {
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
             cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             cluster.createTopic(RelaySends.TOPIC, RelaySends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
-            cluster.createTopic(NewerClientCheck.TOPIC, NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            List<NewerClientCheck.Client> newerClients = NewerClientCheck.clientsFor(distribution.release());
+            for (NewerClientCheck.Client client : newerClients) {
+                cluster.createTopic(client.topic(), NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            }
             if (warmupSeconds > 0) {
                 warmUp(cluster, runId, options, warmupSeconds);
             }
@@ -260,7 +263,7 @@ public final class ClusterSmoke {
             cluster.checkAlive();
             // after the load window and its settle time, each to a topic of its own: no load metric sees these
             extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
-                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution));
+                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients);
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
                 verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
             } else {
@@ -327,7 +330,8 @@ public final class ClusterSmoke {
     }
 
     /** What was sent besides the measured load, each to a topic of its own, after the load window. */
-    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, NewerClientCheck.Result newerClient, boolean toleratesBatchDefect) {
+    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, List<NewerClientCheck.Result> newerClients,
+                      boolean toleratesBatchDefect) {
     }
 
     /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
@@ -337,10 +341,11 @@ public final class ClusterSmoke {
     /**
      * The sends the measured load does not make: V1 headers and a batch ({@link CompatSends}), delayed
      * and transactional messages ({@link RelaySends}), consumer send-back of stored compat messages
-     * ({@link ConsumerSendBacks}), and a newer 4.9.x client in a JVM of its own ({@link NewerClientCheck}, which also
-     * reads back the compat sends).
+     * ({@link ConsumerSendBacks}), and each newer client of the line in a JVM of its own ({@link NewerClientCheck}, which
+     * also reads back the compat sends).
      */
-    private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect)
+    private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect,
+                                         List<NewerClientCheck.Client> newerClients)
             throws IOException, InterruptedException {
         CompatSends.Sent compat = CompatSends.send(namesrvAddress, runId, bodySize);
         Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
@@ -361,20 +366,24 @@ public final class ClusterSmoke {
         if (!sendBacks.problems().isEmpty()) {
             throw new ClusterException("consumer send-back: " + String.join("; ", sendBacks.problems()));
         }
-        NewerClientCheck.Result newer = NewerClientCheck.run(namesrvAddress, runDir, runId, bodySize, compat.ledger(), toleratesBatchDefect);
-        Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
-                NewerClientCheck.CLIENT_RELEASE, newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
-                NewerClientCheck.TOPIC, newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
-        Console.progress("client %s read-back of %s: %s", NewerClientCheck.CLIENT_RELEASE, NewerClientCheck.TOPIC,
-                newer.ownReadBack().line());
-        Console.progress("client %s read-back of %s (sent by 4.9.0): %s", NewerClientCheck.CLIENT_RELEASE, CompatSends.TOPIC,
-                newer.compatReadBack().line());
-        return new ExtraSends(compat, relay, newer, toleratesBatchDefect);
+        List<NewerClientCheck.Result> newerResults = new ArrayList<>();
+        for (NewerClientCheck.Client client : newerClients) {
+            NewerClientCheck.Result newer = NewerClientCheck.run(client, namesrvAddress, runDir, runId, bodySize, compat.ledger(),
+                    toleratesBatchDefect);
+            Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
+                    client.release(), newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
+                    client.topic(), newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
+            Console.progress("client %s read-back of %s: %s", client.release(), client.topic(), newer.ownReadBack().line());
+            Console.progress("client %s read-back of %s (sent by 4.9.0): %s", client.release(), CompatSends.TOPIC,
+                    newer.compatReadBack().line());
+            newerResults.add(newer);
+        }
+        return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect);
     }
 
     /**
      * The load's and the extra sends' read-backs in one report: the zero-loss check covers them all.
-     * The 4.9.8 client's own read-backs (done in its JVM) count as read-backs of their own.
+     * Each newer client's own read-backs (done in its JVM) count as read-backs of their own.
      */
     private static Verified verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load, ExtraSends extra) {
         DeliveryAudit.DeliveryReport all = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
@@ -383,11 +392,15 @@ public final class ClusterSmoke {
                 new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.compat().messages(), extra.compat().ledger()));
         extras.put(RelaySends.TOPIC + " by 4.9.0",
                 new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.relay().messages(), extra.relay().ledger()));
-        extras.put(NewerClientCheck.TOPIC + " by 4.9.0",
-                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.newerClient().messages(), extra.newerClient().ledger(),
-                        NewerClientCheck.batchDefect(extra.newerClient().messages(), extra.toleratesBatchDefect())));
-        extras.put(NewerClientCheck.TOPIC + " by " + NewerClientCheck.CLIENT_RELEASE, extra.newerClient().ownReadBack());
-        extras.put(CompatSends.TOPIC + " by " + NewerClientCheck.CLIENT_RELEASE, extra.newerClient().compatReadBack());
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            extras.put(newer.client().topic() + " by 4.9.0",
+                    new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(newer.messages(), newer.ledger(),
+                            NewerClientCheck.batchDefect(newer.client(), newer.messages(), extra.toleratesBatchDefect())));
+        }
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            extras.put(newer.client().topic() + " by " + newer.client().release(), newer.ownReadBack());
+            extras.put(CompatSends.TOPIC + " by " + newer.client().release(), newer.compatReadBack());
+        }
         for (Map.Entry<String, DeliveryAudit.DeliveryReport> e : extras.entrySet()) {
             Console.progress("%s read-back: %s", e.getKey(), e.getValue().line());
             all = all.plus(e.getKey(), e.getValue());

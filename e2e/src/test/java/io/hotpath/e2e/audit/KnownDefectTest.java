@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class KnownDefectTest {
 
-    private static final MessageQueue A0 = new MessageQueue(NewerClientCheck.TOPIC, "broker-a", 0);
+    private static final MessageQueue A0 = new MessageQueue(NewerClientCheck.CLIENT_498.topic(), "broker-a", 0);
     private static final int BATCH_SEQ = NewerClientCheck.SINGLE_MESSAGES;
     private static final String GLUE = "CLUSTER\u0001DefaultCluster";
 
-    private final SeededMessages messages = new SeededMessages(NewerClientCheck.TOPIC, "run-1", 64);
+    private final SeededMessages messages = new SeededMessages(NewerClientCheck.CLIENT_498.topic(), "run-1", 64);
     private final SendLedger ledger = new SendLedger(NewerClientCheck.SINGLE_MESSAGES + NewerClientCheck.BATCH_MESSAGES);
 
     private MessageExt stored(int seq) {
@@ -101,5 +101,24 @@ class KnownDefectTest {
         assertThat(audit.report().passed()).isFalse();
         assertThat(audit.report().corrupt()).isEqualTo(1);
         assertThat(audit.report().lost()).isEqualTo(1);
+    }
+
+    @Test
+    void aFiveXClientsBatchMessageReadBackWithTheBatchsUniqueKeyIsTheKnownDefectOfThatClientOnly() {
+        ledger.recordResult(BATCH_SEQ, new SendResult(SendStatus.SEND_OK, StoredMessages.uniqKey(BATCH_SEQ), "x", A0, BATCH_SEQ), 1_000);
+        ledger.recordResult(0, new SendResult(SendStatus.SEND_OK, StoredMessages.uniqKey(0), "x", A0, 0), 1_000);
+        String batchKey = StoredMessages.uniqKey(BATCH_SEQ + NewerClientCheck.BATCH_MESSAGES); // the batch's own key
+        DeliveryAudit audit = new DeliveryAudit(messages, ledger, NewerClientCheck.batchDefect(NewerClientCheck.CLIENT_533, messages, false));
+
+        audit.record(A0, StoredMessages.stored(messages.build(BATCH_SEQ), A0, BATCH_SEQ, batchKey));
+        audit.record(A0, StoredMessages.stored(messages.build(0), A0, 0, batchKey)); // a single message: no excuse
+
+        assertThat(audit.report().knownDefect()).isEqualTo(1);
+        assertThat(audit.report().corrupt()).isEqualTo(1);
+        assertThat(audit.report().problems()).anySatisfy(p -> assertThat(p).startsWith("known defect (" + NewerClientCheck.BATCH_UNIQ_KEY_DEFECT));
+
+        DeliveryAudit strict = new DeliveryAudit(messages, ledger, NewerClientCheck.batchDefect(NewerClientCheck.CLIENT_498, messages, false));
+        strict.record(A0, StoredMessages.stored(messages.build(BATCH_SEQ), A0, BATCH_SEQ, batchKey));
+        assertThat(strict.report().corrupt()).isEqualTo(1);
     }
 }
