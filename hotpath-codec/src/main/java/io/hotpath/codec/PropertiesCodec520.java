@@ -54,6 +54,37 @@ public final class PropertiesCodec520 {
         return PropertiesEncoder.encode(properties, true);
     }
 
+    /**
+     * The map {@code string2messageProperties(messageProperties2String(properties))} returns, made without the String:
+     * where a broker encodes a map and then parses that String again, the parse can be a copy. Returns null where the
+     * round trip is not an entry-by-entry copy (a null name, which encodes as {@code "null"}; a {@code \1} in a name,
+     * or a {@code \2} anywhere, which the parse splits at), so that the caller parses. Entries the round trip drops (a
+     * null or empty value, an empty name) are left out; the others are put in the map's iteration order, the order the
+     * encoder writes them and the parse puts them, into a fresh HashMap of the same capacity: the parse's map, its
+     * bucket layout and iteration order included (the values are the map's own Strings, equal to the parse's).
+     */
+    public static Map<String, String> reparsedCopy(Map<String, String> properties) {
+        Map<String, String> map = new HashMap<String, String>(INITIAL_CAPACITY);
+        if (properties == null) {
+            return map;
+        }
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            String name = entry.getKey();
+            String value = entry.getValue();
+            if (value == null) {
+                continue;
+            }
+            if (name == null || name.indexOf(PropertiesEncoder.NAME_VALUE_SEPARATOR) >= 0
+                || name.indexOf(PropertiesEncoder.PROPERTY_SEPARATOR) >= 0 || value.indexOf(PropertiesEncoder.PROPERTY_SEPARATOR) >= 0) {
+                return null;
+            }
+            if (!name.isEmpty() && !value.isEmpty()) {
+                map.put(name, value);
+            }
+        }
+        return map;
+    }
+
     public static Map<String, String> string2messageProperties(final String properties) {
         Map<String, String> map = new HashMap<String, String>(INITIAL_CAPACITY);
         if (properties == null) {
