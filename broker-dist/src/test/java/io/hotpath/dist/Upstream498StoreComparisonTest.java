@@ -1,5 +1,15 @@
 package io.hotpath.dist;
 
+import static io.hotpath.dist.RecordLayout.BORNTIMESTAMP;
+import static io.hotpath.dist.RecordLayout.PHYSICALOFFSET;
+import static io.hotpath.dist.RecordLayout.PREPARED_TX_OFFSET;
+import static io.hotpath.dist.RecordLayout.QUEUEOFFSET;
+import static io.hotpath.dist.RecordLayout.STOREHOST;
+import static io.hotpath.dist.RecordLayout.STORETIMESTAMP;
+import static io.hotpath.dist.RecordLayout.SYSFLAG;
+import static io.hotpath.dist.RecordLayout.escaped;
+import static io.hotpath.dist.RecordLayout.properties;
+import static io.hotpath.dist.RecordLayout.propertiesOffset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
@@ -70,15 +80,6 @@ import org.junit.jupiter.api.Tag;
 class Upstream498StoreComparisonTest {
 
     private static final byte SEP = 2;
-    // record layout, IPv4 born and store hosts (asserted)
-    private static final int QUEUEOFFSET = 20;
-    private static final int PHYSICALOFFSET = 28;
-    private static final int SYSFLAG = 36;
-    private static final int BORNTIMESTAMP = 40;
-    private static final int STORETIMESTAMP = 56;
-    private static final int STOREHOST = 64;
-    private static final int PREPARED_TX_OFFSET = 76;
-    private static final int BODYLEN = 84;
 
     private static final String U1 = "UNIQ_KEY\0017F0000010B5718B4AAC2170C8D5000";
 
@@ -452,22 +453,6 @@ class Upstream498StoreComparisonTest {
         return buckets;
     }
 
-    /** Offset of PROPLEN in a 4.9.x record with IPv4 hosts. */
-    private static int propertiesOffset(byte[] record) {
-        ByteBuffer b = ByteBuffer.wrap(record);
-        assertThat(b.getInt(0)).as("TOTALSIZE").isEqualTo(record.length);
-        int pos = BODYLEN;
-        pos += 4 + b.getInt(pos);
-        pos += 1 + (b.get(pos) & 0xff);
-        assertThat(pos + 2 + b.getShort(pos)).as("PROPLEN ends the record").isEqualTo(record.length);
-        return pos;
-    }
-
-    private static String properties(byte[] record) {
-        int at = propertiesOffset(record);
-        return new String(record, at + 2, record.length - at - 2, StandardCharsets.UTF_8);
-    }
-
     private static byte[] record(Map<String, StoredRecord> store, String label) {
         StoredRecord entry = store.get(label);
         assertThat(entry).as(label).isNotNull();
@@ -476,9 +461,5 @@ class Upstream498StoreComparisonTest {
 
     private static String uniq(String suffix) {
         return U1.substring("UNIQ_KEY\1".length()) + suffix;
-    }
-
-    private static String escaped(String s) {
-        return s.replace("\1", "\\1").replace("\2", "\\2");
     }
 }

@@ -1,5 +1,14 @@
 package io.hotpath.dist;
 
+import static io.hotpath.dist.RecordLayout.BORNTIMESTAMP;
+import static io.hotpath.dist.RecordLayout.PHYSICALOFFSET;
+import static io.hotpath.dist.RecordLayout.PREPARED_TX_OFFSET;
+import static io.hotpath.dist.RecordLayout.QUEUEOFFSET;
+import static io.hotpath.dist.RecordLayout.STORETIMESTAMP;
+import static io.hotpath.dist.RecordLayout.SYSFLAG;
+import static io.hotpath.dist.RecordLayout.escaped;
+import static io.hotpath.dist.RecordLayout.properties;
+import static io.hotpath.dist.RecordLayout.propertiesOffset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -85,14 +94,6 @@ class Upstream533StoreComparisonTest {
     private static final byte[] CRC_PREFIX = "__CRC32#\1".getBytes(StandardCharsets.US_ASCII);
     /** CommitLog.CRC32_RESERVED_LEN: {@code __CRC32#}, {@code \1}, 10 digits, {@code \2}. */
     private static final int CRC_LEN = 8 + 1 + 10 + 1;
-    // record layout, IPv4 born and store hosts, message version 1 (1-byte topic length): asserted by masked()
-    private static final int QUEUEOFFSET = 20;
-    private static final int PHYSICALOFFSET = 28;
-    private static final int SYSFLAG = 36;
-    private static final int BORNTIMESTAMP = 40;
-    private static final int STORETIMESTAMP = 56;
-    private static final int PREPARED_TX_OFFSET = 76;
-    private static final int BODYLEN = 84;
 
     private static final Map<Config, Map<String, Stored533>> STOCK = new EnumMap<>(Config.class);
     private static final Map<Config, Map<String, Stored533>> PATCHED = new EnumMap<>(Config.class);
@@ -362,22 +363,6 @@ class Upstream533StoreComparisonTest {
         return (int) value;
     }
 
-    /** Offset of PROPLEN in a record with IPv4 hosts and a 1-byte topic length. */
-    private static int propertiesOffset(byte[] record) {
-        ByteBuffer b = ByteBuffer.wrap(record);
-        assertThat(b.getInt(0)).as("TOTALSIZE").isEqualTo(record.length);
-        int pos = BODYLEN;
-        pos += 4 + b.getInt(pos);
-        pos += 1 + (b.get(pos) & 0xff);
-        assertThat(pos + 2 + b.getShort(pos)).as("PROPLEN ends the record").isEqualTo(record.length);
-        return pos;
-    }
-
-    private static String properties(byte[] record) {
-        int at = propertiesOffset(record);
-        return new String(record, at + 2, record.length - at - 2, StandardCharsets.UTF_8);
-    }
-
     /** The block without its CRC entry. */
     private static String block(byte[] record, boolean crc) {
         String properties = properties(record);
@@ -392,9 +377,5 @@ class Upstream533StoreComparisonTest {
         Stored533 entry = store.get(label);
         assertThat(entry).as(label).isNotNull();
         return entry.bytes().clone();
-    }
-
-    private static String escaped(String s) {
-        return s.replace("\1", "\\1").replace("\2", "\\2");
     }
 }
