@@ -36,7 +36,11 @@ final class BrokerCandidateSuites {
             }
             LauncherDiscoveryRequest discovery = request.build();
             Launcher launcher = LauncherFactory.create();
-            launcher.execute(discovery, listener);
+            // inside the loader: RocketMQ 5.x's shaded slf4j looks its provider up through the context loader
+            loader.callInside(() -> {
+                launcher.execute(discovery, listener);
+                return null;
+            });
         } finally {
             if (previous == null) {
                 System.clearProperty("hotpath.candidate");

@@ -50,8 +50,15 @@ class PatchFreshnessTest {
     void everyPatchAddsExactlyTheFilesItCarriesByteForByte() throws IOException {
         for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
             Map<String, String> added = newFiles(Files.readString(patch.file(), StandardCharsets.UTF_8));
+            // our code a patch adds (src/main/java/io/hotpath/...) must be carried; a new upstream test it adds is the
+            // patch's own text, like its edits of upstream files
+            added.keySet().removeIf(path -> !path.contains("/src/main/java/io/hotpath/"));
             ReleaseLine.Carried carried = line.carries().get(patch.name());
-            assertThat(carried).as("carries.%s in %s", patch.name(), ReleaseLine.DESCRIPTOR).isNotNull();
+            if (carried == null) {
+                assertThat(added.keySet()).as("%s adds our code but has no carries.%s in %s", patch.name(), patch.name(),
+                    ReleaseLine.DESCRIPTOR).isEmpty();
+                continue;
+            }
             List<String> expected = new ArrayList<>();
             for (String file : carried.files()) {
                 String path = carried.upstreamPath(file);

@@ -143,11 +143,29 @@ final class PatchedBrokerLoader extends URLClassLoader {
         return StockWith533Probes.INSTANCE;
     }
 
+    /**
+     * The class, initialized with this loader as the thread's context loader: RocketMQ 5.x's shaded slf4j finds its
+     * logging provider through the context loader, and the test classpath's provider is not a subtype of this loader's.
+     */
     Class<?> load(String name) {
+        return callInside(() -> {
+            try {
+                return Class.forName(name, true, this);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(name + " is neither in " + lib + " nor in " + testJar, e);
+            }
+        });
+    }
+
+    /** Runs {@code call} with this loader as the thread's context loader (see {@link #load}). */
+    <T> T callInside(java.util.function.Supplier<T> call) {
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        thread.setContextClassLoader(this);
         try {
-            return Class.forName(name, true, this);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(name + " is neither in " + lib + " nor in " + testJar, e);
+            return call.get();
+        } finally {
+            thread.setContextClassLoader(context);
         }
     }
 
