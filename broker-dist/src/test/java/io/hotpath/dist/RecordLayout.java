@@ -23,6 +23,20 @@ final class RecordLayout {
     private RecordLayout() {
     }
 
+    /**
+     * A copy with the fields every store writes for itself overwritten: store timestamp, queue and physical offsets;
+     * checks that both hosts are IPv4 (the layout above).
+     */
+    static byte[] masked(byte[] record) {
+        byte[] copy = record.clone();
+        ByteBuffer b = ByteBuffer.wrap(copy);
+        assertThat(b.getInt(SYSFLAG) & (1 << 4 | 1 << 5)).as("IPv4 born and store hosts").isZero();
+        b.putLong(QUEUEOFFSET, -1);
+        b.putLong(PHYSICALOFFSET, -1);
+        b.putLong(STORETIMESTAMP, -1);
+        return copy;
+    }
+
     /** Offset of PROPLEN: after the body and the 1-byte-length topic; checks that TOTALSIZE and PROPLEN end the record. */
     static int propertiesOffset(byte[] record) {
         ByteBuffer b = ByteBuffer.wrap(record);

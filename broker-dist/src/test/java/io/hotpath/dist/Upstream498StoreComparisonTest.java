@@ -6,8 +6,8 @@ import static io.hotpath.dist.RecordLayout.PREPARED_TX_OFFSET;
 import static io.hotpath.dist.RecordLayout.QUEUEOFFSET;
 import static io.hotpath.dist.RecordLayout.STOREHOST;
 import static io.hotpath.dist.RecordLayout.STORETIMESTAMP;
-import static io.hotpath.dist.RecordLayout.SYSFLAG;
 import static io.hotpath.dist.RecordLayout.escaped;
+import static io.hotpath.dist.RecordLayout.masked;
 import static io.hotpath.dist.RecordLayout.properties;
 import static io.hotpath.dist.RecordLayout.propertiesOffset;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -402,16 +402,6 @@ class Upstream498StoreComparisonTest {
         ByteBuffer b = ByteBuffer.wrap(record);
         ByteBuffer storeHost = ByteBuffer.wrap(record, STOREHOST, 8).slice();
         return MessageDecoder.createMessageId(ByteBuffer.allocate(16), storeHost, b.getLong(PHYSICALOFFSET));
-    }
-
-    static byte[] masked(byte[] record) {
-        byte[] copy = record.clone();
-        ByteBuffer b = ByteBuffer.wrap(copy);
-        assertThat(b.getInt(SYSFLAG) & (1 << 4 | 1 << 5)).as("IPv4 born and store hosts").isZero();
-        b.putLong(QUEUEOFFSET, -1);
-        b.putLong(PHYSICALOFFSET, -1);
-        b.putLong(STORETIMESTAMP, -1);
-        return copy;
     }
 
     /**
