@@ -39,16 +39,21 @@ expect_frames() {
   done
 }
 
+# A line's descriptor may keep upstream's tests out of CI (ci.upstream.tests=false, with its reason and timing there);
+# bin/hotpath build-broker --line <release> still runs them.
+ci_upstream_tests() {
+  if grep -q '^ci.upstream.tests=false$' "$HOTPATH_ROOT/patches/$1/line.properties"; then echo false; else echo true; fi
+}
+
 main_line=$(newest_line)
-info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line with upstream's tests)"
-mvn_root install "-Dhotpath.line=$main_line" -Dhotpath.upstream.tests=true
-cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
+main_upstream=$(ci_upstream_tests "$main_line")
+info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line, upstream's tests: $main_upstream)"
+mvn_root install "-Dhotpath.line=$main_line" "-Dhotpath.upstream.tests=$main_upstream"
+[ "$main_upstream" = false ] || cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
 for line in $(known_lines); do
   [ "$line" != "$main_line" ] || continue
   # broker-dist alone: the modules it needs were built and tested above (-am would run their suites again)
-  # A line's descriptor may keep upstream's tests out of CI (ci.upstream.tests=false, with its reason and timing there);
-  # bin/hotpath build-broker --line <release> still runs them.
-  if grep -q '^ci.upstream.tests=false$' "$HOTPATH_ROOT/patches/$line/line.properties"; then
+  if [ "$(ci_upstream_tests "$line")" = false ]; then
     info "1/4 tests: line $line: broker distributions and broker-dist's suites (upstream's tests: not in CI, see patches/$line/line.properties)"
     mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=false
   else

@@ -107,7 +107,7 @@ public final class ClusterAdmin implements AutoCloseable {
     /**
      * Sends one small message to queue 0 of {@code brokerName} with no client retry. Returns the
      * broker's answer: SEND_OK once the SYNC_MASTER's slave is connected and caught up,
-     * SLAVE_NOT_AVAILABLE (or an exception) before.
+     * SLAVE_NOT_AVAILABLE (4.9.x), FLUSH_SLAVE_TIMEOUT (5.x) or an exception before.
      */
     public SendResult probe(String topic, String brokerName) throws Exception {
         Message message = new Message(topic, "probe", ("probe " + System.nanoTime()).getBytes(StandardCharsets.US_ASCII));

@@ -12,7 +12,10 @@ import java.util.Locale;
  */
 public enum FaultScenario {
     NONE("none", "no fault"),
-    /** SYNC_MASTER broker-a then answers SLAVE_NOT_AVAILABLE: stored on the master, not acknowledged. */
+    /**
+     * SYNC_MASTER broker-a then stores but does not acknowledge: 4.9.x answers SLAVE_NOT_AVAILABLE at once, 5.x waits
+     * {@code slaveTimeout} (3 s) for the replica it needs and answers FLUSH_SLAVE_TIMEOUT, so the client's send times out.
+     */
     KILL_SLAVE("kill-slave", "kill -9 broker-a's slave mid-run and leave it down"),
     /** broker-a recovers from its abort file; acknowledged messages were on its slave and in the page cache. */
     KILL_MASTER("kill-master", "kill -9 master broker-a mid-run, restart it 3 s later"),

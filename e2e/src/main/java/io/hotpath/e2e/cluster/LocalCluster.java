@@ -34,7 +34,8 @@ import org.apache.rocketmq.client.producer.SendStatus;
  *
  * <p>{@link #start(Duration)} returns only when the cluster can take SYNC_MASTER writes: brokers
  * registered, and each master answering SEND_OK to a probe on {@link #WARMUP_TOPIC} (for ~30 s
- * after boot a SYNC_MASTER answers SLAVE_NOT_AVAILABLE until its slave's HA connection is up).
+ * after boot a SYNC_MASTER answers SLAVE_NOT_AVAILABLE on 4.9.x, FLUSH_SLAVE_TIMEOUT on 5.x, until its slave's HA
+ * connection is up).
  *
  * <p>Every process is stopped by PID in {@link #close()}, and by a shutdown hook if the JVM is
  * interrupted (SIGINT/SIGTERM) first. Nothing is ever stopped by name.
@@ -260,7 +261,7 @@ public final class LocalCluster implements AutoCloseable {
     private void awaitReplication(ClusterAdmin admin, long deadline) {
         Map<String, String> lastAnswer = new LinkedHashMap<>();
         layout.brokerNames().forEach(name -> lastAnswer.put(name, "not probed"));
-        try (Ticker ignored = Ticker.start(() -> "waiting for each master's slave (SYNC_MASTER answers SLAVE_NOT_AVAILABLE until then): " + lastAnswer)) {
+        try (Ticker ignored = Ticker.start(() -> "waiting for each master's slave (until then a SYNC_MASTER answers SLAVE_NOT_AVAILABLE, 5.x FLUSH_SLAVE_TIMEOUT): " + lastAnswer)) {
             while (true) {
                 checkAlive();
                 for (Map.Entry<String, String> entry : lastAnswer.entrySet()) {
