@@ -75,7 +75,7 @@ class Upstream533StoreComparisonTest {
     }
 
     static final List<String> LABELS = List.of("send/0", "send/1", "send/2", "send-delay", "send-timer", "reply", "lmq/0", "lmq/1",
-        "junk/0", "junk/1", "junk/2", "junk/3", "junk/4", "junk/5", "junk/6", "batch/0", "batch/1", "batch/2", "batch/3", "half",
+        "delay-reput", "timer-roll", "junk/0", "junk/1", "junk/2", "junk/3", "junk/4", "junk/5", "junk/6", "batch/0", "batch/1", "batch/2", "batch/3", "half",
         "commit", "tx-renew", "tx-immunity", "tx-from-half", "op", "sendback-retry", "sendback-dlq", "pop-ck");
     /** Sites that stamp the born timestamp with the clock: masked after checking it is this run's. */
     static final List<String> BORN_NOW = List.of("op", "pop-ck");

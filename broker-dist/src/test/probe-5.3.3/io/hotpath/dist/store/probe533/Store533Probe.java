@@ -1,5 +1,6 @@
 package io.hotpath.dist.store.probe533;
 
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
@@ -10,6 +11,7 @@ import java.util.Map;
 import io.hotpath.dist.store.shared.Store533Paths;
 import io.hotpath.dist.store.shared.Store533Run;
 import io.hotpath.dist.store.shared.Stored533;
+import org.apache.rocketmq.broker.schedule.ScheduleMessageService;
 import org.apache.rocketmq.broker.transaction.queue.TransactionalMessageUtil;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicFilterType;
@@ -27,6 +29,7 @@ import org.apache.rocketmq.store.AppendMessageResult;
 import org.apache.rocketmq.store.MessageExtEncoder;
 import org.apache.rocketmq.store.PutMessageResult;
 import org.apache.rocketmq.store.pop.PopCheckPoint;
+import org.apache.rocketmq.store.timer.TimerMessageStore;
 
 /**
  * Drives a REAL 5.3.3 {@code DefaultMessageStore} (the stock or the patched distribution's, whichever this class
@@ -43,8 +46,8 @@ import org.apache.rocketmq.store.pop.PopCheckPoint;
  * transform make the delay, timer, retry and pop check point Strings); {@code TransactionalMessageBridge}'s
  * {@code parseHalfMessageInner}, {@code renewHalfMessageInner}, {@code renewImmunityHalfMessageInner},
  * {@code makeOpMessageInner}; {@code EndTransactionProcessor#endMessageTransaction};
- * {@code TransactionalMessageUtil.buildTransactionalMessageFromHalfMessage}; {@code PopMessageProcessor#buildCkMsg}; the
- * store itself (CommitLog, {@code MessageExtEncoder}, the LMQ append branch, dispatch).
+ * {@code TransactionalMessageUtil.buildTransactionalMessageFromHalfMessage}; {@code PopMessageProcessor#buildCkMsg};
+ * {@code ScheduleMessageService#messageTimeUp}; {@code TimerMessageStore#convertMessage}; the store itself (CommitLog, {@code MessageExtEncoder}, the LMQ append branch, dispatch).
  *
  * <p><b>Restated</b> (the caller's lines in 5.3.3's order, on the distribution's classes): the client's send request
  * ({@code DefaultMQProducerImpl}: UNIQ_KEY, MSG_REGION, TRACE_ON, then {@code messageProperties2String}), the broker's
@@ -57,7 +60,8 @@ import org.apache.rocketmq.store.pop.PopCheckPoint;
  *
  * <p>Labels: {@code send/0..2} (normal), {@code send-delay} (level 3, to SCHEDULE_TOPIC_XXXX), {@code send-timer}
  * (to rmq_sys_wheel_timer), {@code reply}, {@code lmq/0..1} (INNER_MULTI_DISPATCH; the LMQ branch in an LMQ store),
- * {@code junk/0..6}, {@code batch/0..3}, {@code half}, {@code commit}, {@code tx-renew}, {@code tx-immunity},
+ * {@code delay-reput} (the schedule service's re-put of send-delay when due), {@code timer-roll} (the timer's roll of
+ * send-timer), {@code junk/0..6}, {@code batch/0..3}, {@code half}, {@code commit}, {@code tx-renew}, {@code tx-immunity},
  * {@code tx-from-half}, {@code op}, {@code sendback-retry} (delay level 3, to SCHEDULE_TOPIC_XXXX),
  * {@code sendback-dlq}, {@code pop-ck} (the check point, to rmq_sys_wheel_timer).
  */
@@ -95,6 +99,7 @@ public final class Store533Probe implements Store533Paths {
             probe = started;
             sites = new Broker533Sites(started.controller);
             normalDelayTimerReplyLmq();
+            rePuts();
             junk();
             batch();
             transaction();
@@ -144,6 +149,33 @@ public final class Store533Probe implements Store533Paths {
                 MixAll.LMQ_PREFIX + "hotpath1" + MixAll.LMQ_DISPATCH_SEPARATOR + MixAll.LMQ_PREFIX + "hotpath2");
             put("lmq/" + i, send(lmq));
         }
+    }
+
+    /**
+     * Re-puts of stored messages by the services that deliver them. {@code delay-reput}: the stored send-delay, read back
+     * as {@code ScheduleMessageService}'s delivery task reads it, through the service's own (private) {@code messageTimeUp},
+     * then put as the task's delivery does. {@code timer-roll}: the stored send-timer through {@code TimerMessageStore#convert}
+     * with {@code needRoll} (what the timer does with a message due beyond its wheel): convert's three puts restated with
+     * fixed times (it stamps the dequeue time with the clock), then the real {@code convertMessage}, then the put of
+     * {@code doPut}. The timer's due re-put to the real topic is not here: its TIMER_DELIVER_MS would have to be past at the
+     * re-put and future at the send, and the put hook re-schedules a message that is not due yet.
+     */
+    private void rePuts() throws Exception {
+        MessageExt delayed = probe.store.lookMessageByOffset(offset("send-delay"));
+        Method messageTimeUp = ScheduleMessageService.class.getDeclaredMethod("messageTimeUp", MessageExt.class);
+        messageTimeUp.setAccessible(true);
+        MessageExtBrokerInner due = (MessageExtBrokerInner) messageTimeUp.invoke(probe.controller.getScheduleMessageService(), delayed);
+        put("delay-reput", probe.store.putMessage(due));
+
+        MessageExt timer = probe.store.lookMessageByOffset(offset("send-timer"));
+        MessageAccessor.putProperty(timer, TimerMessageStore.TIMER_ENQUEUE_MS, String.valueOf(run.timerDeliverMs() - 1000));
+        MessageAccessor.putProperty(timer, TimerMessageStore.TIMER_ROLL_TIMES, "1");
+        MessageAccessor.putProperty(timer, TimerMessageStore.TIMER_DEQUEUE_MS, String.valueOf(run.timerDeliverMs() - 500));
+        put("timer-roll", probe.store.putMessage(probe.controller.getTimerMessageStore().convertMessage(timer, true)));
+    }
+
+    private long offset(String label) {
+        return ByteBuffer.wrap(records.get(label)).getLong(28);
     }
 
     private void junk() throws Exception {
@@ -238,7 +270,7 @@ public final class Store533Probe implements Store533Paths {
 
     /** {@code AbstractSendMessageProcessor#consumerSendMsgBack} of the stored send/0: retry (level 3) and DLQ. */
     private void sendBack() throws Exception {
-        long sent = ByteBuffer.wrap(records.get("send/0")).getLong(28);
+        long sent = offset("send/0");
         for (boolean dlq : new boolean[] {false, true}) {
             MessageExt msgExt = probe.store.lookMessageByOffset(sent);
             String newTopic = dlq ? MixAll.getDLQTopic(ReadBack533.GROUP) : MixAll.getRetryTopic(ReadBack533.GROUP);
