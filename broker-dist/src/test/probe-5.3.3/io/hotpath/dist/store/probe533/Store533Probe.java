@@ -47,7 +47,8 @@ import org.apache.rocketmq.store.timer.TimerMessageStore;
  * {@code parseHalfMessageInner}, {@code renewHalfMessageInner}, {@code renewImmunityHalfMessageInner},
  * {@code makeOpMessageInner}; {@code EndTransactionProcessor#endMessageTransaction};
  * {@code TransactionalMessageUtil.buildTransactionalMessageFromHalfMessage}; {@code PopMessageProcessor#buildCkMsg};
- * {@code ScheduleMessageService#messageTimeUp}; {@code TimerMessageStore#convertMessage}; the store itself (CommitLog, {@code MessageExtEncoder}, the LMQ append branch, dispatch).
+ * {@code ScheduleMessageService#messageTimeUp}; {@code TimerMessageStore#convertMessage}; the store itself (CommitLog,
+ * {@code MessageExtEncoder}, the LMQ append branch, dispatch).
  *
  * <p><b>Restated</b> (the caller's lines in 5.3.3's order, on the distribution's classes): the client's send request
  * ({@code DefaultMQProducerImpl}: UNIQ_KEY, MSG_REGION, TRACE_ON, then {@code messageProperties2String}), the broker's
@@ -174,6 +175,7 @@ public final class Store533Probe implements Store533Paths {
         put("timer-roll", probe.store.putMessage(probe.controller.getTimerMessageStore().convertMessage(timer, true)));
     }
 
+    /** The physical offset a recorded put wrote at: the record's PHYSICALOFFSET field, at byte 28 of every layout. */
     private long offset(String label) {
         return ByteBuffer.wrap(records.get(label)).getLong(28);
     }
