@@ -148,22 +148,29 @@ final class PatchedBrokerLoader extends URLClassLoader {
      * logging provider through the context loader, and the test classpath's provider is not a subtype of this loader's.
      */
     Class<?> load(String name) {
-        return callInside(() -> {
-            try {
-                return Class.forName(name, true, this);
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(name + " is neither in " + lib + " nor in " + testJar, e);
-            }
-        });
+        try {
+            return callInside(() -> Class.forName(name, true, this));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(name + " is neither in " + lib + " nor in " + testJar, e);
+        }
     }
 
-    /** Runs {@code call} with this loader as the thread's context loader (see {@link #load}). */
-    <T> T callInside(java.util.function.Supplier<T> call) {
+    /** What {@link #callInside} runs; it may throw what its body throws. */
+    @FunctionalInterface
+    interface Inside<T, E extends Exception> {
+        T call() throws E;
+    }
+
+    /**
+     * Runs {@code call} with this loader as the thread's context loader (see {@link #load}); threads it starts inherit
+     * that loader (a store's services).
+     */
+    <T, E extends Exception> T callInside(Inside<T, E> call) throws E {
         Thread thread = Thread.currentThread();
         ClassLoader context = thread.getContextClassLoader();
         thread.setContextClassLoader(this);
         try {
-            return call.get();
+            return call.call();
         } finally {
             thread.setContextClassLoader(context);
         }

@@ -137,14 +137,7 @@ class Upstream533StoreComparisonTest {
      */
     private static Map<String, Stored533> run(PatchedBrokerLoader loader, String name, Store533Run run) throws Exception {
         Path root = Files.createTempDirectory(BuiltDistributions.target(), "cmp533-" + name.toLowerCase(Locale.ROOT) + "-");
-        Thread thread = Thread.currentThread();
-        ClassLoader context = thread.getContextClassLoader();
-        thread.setContextClassLoader(loader);
-        try {
-            return probe(loader).runAllPaths(root.toString(), run);
-        } finally {
-            thread.setContextClassLoader(context);
-        }
+        return loader.callInside(() -> probe(loader).runAllPaths(root.toString(), run));
     }
 
     @Test
