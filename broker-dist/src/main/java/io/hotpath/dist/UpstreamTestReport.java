@@ -24,7 +24,8 @@ import java.util.TreeSet;
  *       run too, or the line's descriptor lists it as known-flaky with a reason
  *       ({@code upstream.tests.known.flaky.*}); the report says which of the two accepted it;</li>
  *   <li>a module wrote no report on a tree (0 run is no evidence), or a listed test class
- *       ({@code upstream.tests.ci.*}) wrote none on a tree that has it.</li>
+ *       ({@code upstream.tests.ci.*}) wrote none, or ran none of its tests (all skipped: what upstream's
+ *       {@code skipAfterFailureCount=1} leaves after a module's first failure), on a tree that has it.</li>
  * </ul>
  *
  * Written as {@code upstream-tests.json} (for tools) and {@code upstream-tests.md} (for people).
@@ -156,8 +157,13 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
                                            Map<String, SurefireReports.Outcome> outcomes) {
         List<String> missing = new ArrayList<>();
         for (String testClass : classes) {
-            if (outcomes.keySet().stream().noneMatch(id -> id.startsWith(testClass + "#"))) {
+            List<SurefireReports.Outcome> ran = outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(testClass + "#"))
+                .map(Map.Entry::getValue).toList();
+            if (ran.isEmpty()) {
                 missing.add(module + ": " + testClass + " is listed but wrote no report on " + tree);
+            } else if (ran.stream().allMatch(o -> o == SurefireReports.Outcome.SKIPPED)) {
+                // what upstream's skipAfterFailureCount=1 writes for every class after a module's first failure
+                missing.add(module + ": " + testClass + " is listed but ran no test on " + tree + " (all skipped)");
             }
         }
         return missing;

@@ -120,6 +120,16 @@ class UpstreamTestReportTest {
             new UpstreamTestReport.Listed(Map.of("store", List.of("org.x.X")), Map.of("store", List.of("org.x.X"))));
         assertThat(prefixOnly.missingReports()).hasSize(2);
 
+        // upstream's skipAfterFailureCount=1: after a stock failure every later class of the module is written as skipped
+        UpstreamTestReport afterAFailure = UpstreamTestReport.compare("9.9.9",
+            Map.of("store", outcomes("org.x.X#a", FAILED, "org.x.Y#b", SKIPPED)),
+            Map.of("store", outcomes("org.x.X#a", FAILED, "org.x.Y#b", SKIPPED, "org.x.Z#c", SKIPPED)), Map.of(), Map.of(), listed);
+        assertThat(afterAFailure.newFailures()).containsExactly("store: org.x.Z#c (only on patched, skipped there)");
+        assertThat(afterAFailure.missingReports()).containsExactly("store: org.x.Y is listed but ran no test on stock (all skipped)",
+            "store: org.x.Y is listed but ran no test on patched (all skipped)",
+            "store: org.x.Z is listed but ran no test on patched (all skipped)");
+        assertThat(afterAFailure.passed()).isFalse();
+
         Map<String, SurefireReports.Outcome> all = outcomes("org.x.X#a", PASSED, "org.x.Y#b", PASSED);
         Map<String, SurefireReports.Outcome> allPatched = outcomes("org.x.X#a", PASSED, "org.x.Y#b", PASSED, "org.x.Z#c", PASSED);
         assertThat(UpstreamTestReport.compare("9.9.9", Map.of("store", all), Map.of("store", allPatched), Map.of(), Map.of(), listed)
