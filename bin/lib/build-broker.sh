@@ -15,13 +15,16 @@ source "$ROOT/bin/lib/common.sh"
 
 usage() {
   cat <<USAGE
-usage: bin/hotpath build-broker [--line <release>|all] [--flavor stock|patched|both] [--no-upstream-tests]
+usage: bin/hotpath build-broker [--line <release>|all] [--flavor stock|patched|both] [--upstream-tests full|ci|false]
 
   --line R             the release line (a folder patches/<release>/); default: all ($(known_lines))
   --flavor F           stock    upstream's source release built with upstream's build
                        patched  the same with patches/<release>/*.patch applied
                        both     (default)
-  --no-upstream-tests  skip upstream's own unit tests (they need --flavor both; on 2 cores ~10 min for 4.9.0, ~12 for 4.9.8, ~54 for 5.3.3)
+  --upstream-tests M   full   (default) every upstream unit test of the line's upstream.tests.modules on both trees
+                              (on 2 cores ~10 min for 4.9.0, ~12 for 4.9.8, ~54 for 5.3.3)
+                       ci     only the test classes the line lists for CI (upstream.tests.ci.*), as bin/hotpath test runs them
+                       false  none; the same as --no-upstream-tests (the tests need --flavor both)
 
 Prints one line per distribution: <flavor> <directory>, then upstream's test table (stock vs patched,
 also in broker-dist/target/upstream/<release>/upstream-tests.{md,json}). Each distribution has
@@ -40,6 +43,9 @@ while [ $# -gt 0 ]; do
       flavor="$2"; shift 2 ;;
     --flavor=*) flavor="${1#--flavor=}"; shift ;;
     --no-upstream-tests) upstream_tests=false; shift ;;
+    --upstream-tests)
+      [ $# -ge 2 ] || die "option --upstream-tests needs a value: full, ci or false"
+      upstream_tests="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' for build-broker (see bin/hotpath build-broker --help)" ;;
   esac
@@ -47,6 +53,11 @@ done
 case "$flavor" in
   stock|patched|both) ;;
   *) die "unknown flavor '$flavor' (expected stock, patched or both)" ;;
+esac
+case "$upstream_tests" in
+  full) upstream_tests=true ;;
+  true|ci|false) ;;
+  *) die "unknown --upstream-tests '$upstream_tests' (expected full, ci or false)" ;;
 esac
 [ "$flavor" = both ] || upstream_tests=false
 if [ "$line_arg" = all ]; then
@@ -63,7 +74,10 @@ for line in "${lines[@]}"; do
   log="$ROOT/broker-dist/target/build-broker-$line.log"
   mkdir -p "$(dirname "$log")"
   case "$flavor" in both) what="stock and patched $line broker distributions" ;; *) what="$flavor $line broker distribution" ;; esac
-  [ "$upstream_tests" = true ] && what="$what, with upstream's unit tests on both trees"
+  case "$upstream_tests" in
+    true) what="$what, with upstream's unit tests on both trees" ;;
+    ci) what="$what, with upstream's listed test classes (upstream.tests.ci.*) on both trees" ;;
+  esac
   info "building the $what (log: ${log#"$ROOT"/})"
   started=$SECONDS
   if ! build_line "$line" "$flavor" "$upstream_tests" -DskipTests >"$log" 2>&1; then
@@ -80,7 +94,7 @@ for line in "${lines[@]}"; do
     found=$((found + 1))
   done < <(sed -n 's/^hotpath: \(stock\|patched\) distribution: *\(.*\)$/\1 \2/p' "$log")
   [ "$found" -gt 0 ] || die "Maven succeeded but reported no distribution (see $log)"
-  if [ "$upstream_tests" = true ]; then
+  if [ "$upstream_tests" != false ]; then
     echo
     cat "$ROOT/broker-dist/target/upstream/$line/upstream-tests.md"
   fi

@@ -1,8 +1,10 @@
 # bin/hotpath test: what CI runs.
 #   1. mvn install: unit, contract and differential suites of every module, incl. the suites run
 #      against the patched upstream classes from the custom broker build (broker-dist), and upstream's
-#      own unit tests of each line's modules on the stock and the patched tree (upstream's Maven build,
-#      checkstyle included): fails on any test that passes on stock and not on patched. Every line.
+#      own unit test classes that exercise each line's patches (upstream.tests.ci.* in its descriptor) on the
+#      stock and the patched tree (upstream's Maven build, checkstyle included): fails on any test that
+#      passes on stock and not on patched (UpstreamTestReport). Every line; the full modules run in build-broker.
+# How long each step took goes to target/ci-timings.json.
 #   2. The patched 2m-2s smoke with both masters profiled live (async-profiler attach): fails on
 #      any lost message or leftover process; the flame graphs must exist and show broker frames.
 #   3. A few-second JMH flame graph: must exist and show the benchmarked codec.
@@ -39,32 +41,41 @@ expect_frames() {
   done
 }
 
-# A line's descriptor may keep upstream's tests out of CI (ci.upstream.tests=false, with its reason and timing there);
-# bin/hotpath build-broker --line <release> still runs them.
-ci_upstream_tests() {
-  if grep -q '^ci.upstream.tests=false$' "$HOTPATH_ROOT/patches/$1/line.properties"; then echo false; else echo true; fi
+# CI step timings: timed <step> <line, or - for none> <command...> runs the command and rewrites
+# target/ci-timings.json with every step so far (a failed step is recorded with its exit code, then fails the run).
+ci_timings="$HOTPATH_ROOT/target/ci-timings.json"
+ci_timing_rows=()
+timed() {
+  local step="$1" line="$2" t0=$SECONDS rc=0 sep="" row
+  shift 2
+  "$@" || rc=$?
+  ci_timing_rows+=("{\"step\": \"$step\", \"line\": $([ "$line" = - ] && echo null || echo "\"$line\""), \"seconds\": $((SECONDS - t0)), \"exit\": $rc}")
+  mkdir -p "$(dirname "$ci_timings")"
+  {
+    printf '{\n  "started": "%s",\n  "steps": [' "$(date -u -d "@$start" +%Y-%m-%dT%H:%M:%SZ)"
+    for row in "${ci_timing_rows[@]}"; do printf '%s\n    %s' "$sep" "$row"; sep=","; done
+    printf '\n  ],\n  "seconds": %d\n}\n' "$(( $(date +%s) - start ))"
+  } > "$ci_timings"
+  return "$rc"
 }
 
 main_line=$(newest_line)
-main_upstream=$(ci_upstream_tests "$main_line")
-info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line, upstream's tests: $main_upstream)"
-mvn_root install "-Dhotpath.line=$main_line" "-Dhotpath.upstream.tests=$main_upstream"
-[ "$main_upstream" = false ] || cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
+info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line, upstream's listed test classes)"
+timed "mvn install + line $main_line broker-dist (upstream tests: ci)" "$main_line" \
+  mvn_root install "-Dhotpath.line=$main_line" -Dhotpath.upstream.tests=ci
+cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
 for line in $(known_lines); do
   [ "$line" != "$main_line" ] || continue
   # broker-dist alone: the modules it needs were built and tested above (-am would run their suites again)
-  if [ "$(ci_upstream_tests "$line")" = false ]; then
-    info "1/4 tests: line $line: broker distributions and broker-dist's suites (upstream's tests: not in CI, see patches/$line/line.properties)"
-    mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=false
-  else
-    info "1/4 tests: line $line: broker distributions, upstream's tests on both trees, broker-dist's suites"
-    mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=true
-    cat "$HOTPATH_ROOT/broker-dist/target/upstream/$line/upstream-tests.md" >&2
-  fi
+  info "1/4 tests: line $line: broker distributions, upstream's listed test classes on both trees, broker-dist's suites"
+  timed "line $line broker-dist (upstream tests: ci)" "$line" \
+    mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=ci
+  cat "$HOTPATH_ROOT/broker-dist/target/upstream/$line/upstream-tests.md" >&2
 done
 
 info "2/4 patched 2m-2s smoke ($smoke_messages messages) with both masters profiled"
-bash "$HOTPATH_ROOT/bin/lib/profile.sh" cluster --dist patched --warmup 3 --seconds 5 --messages "$smoke_messages"
+timed "patched smoke, profiled" "$main_line" \
+  bash "$HOTPATH_ROOT/bin/lib/profile.sh" cluster --dist patched --warmup 3 --seconds 5 --messages "$smoke_messages"
 cluster_dir=$(newest 'cluster-patched-*')
 [ -n "$cluster_dir" ] || die "profile cluster wrote no directory under $flames"
 # flame graph HTML stores frame names prefix-compressed ("org/apache/" is shared), so match the tail
@@ -77,14 +88,14 @@ if ls "$HOTPATH_ROOT/patches/$main_line"/*-send-header-* >/dev/null 2>&1; then
 fi
 
 info "3/4 JMH flame graph of the properties codec (a few seconds)"
-bash "$HOTPATH_ROOT/bin/lib/profile.sh" jmh --bench '\.PropertiesEncodeBenchmark\.hotpath$' --param corpus=small5 \
-  --event cpu --warmup 1 --seconds 2
+timed "JMH flame graph" - bash "$HOTPATH_ROOT/bin/lib/profile.sh" jmh --bench '\.PropertiesEncodeBenchmark\.hotpath$' \
+  --param corpus=small5 --event cpu --warmup 1 --seconds 2
 jmh_dir=$(newest 'jmh-*')
 [ -n "$jmh_dir" ] || die "profile jmh wrote no directory under $flames"
 expect_frames 'PropertiesEncoder|messageProperties2String' \
   "$jmh_dir"/PropertiesEncodeBenchmark.hotpath-*-cpu.collapsed "$jmh_dir"/PropertiesEncodeBenchmark.hotpath-*-cpu.html
 
 info "4/4 campaign --ci: slave killed mid-run, store upgrade and rollback"
-bash "$HOTPATH_ROOT/bin/lib/campaign.sh" --ci
+timed "campaign --ci" "$main_line" bash "$HOTPATH_ROOT/bin/lib/campaign.sh" --ci
 
-info "all tests passed in $(( $(date +%s) - start )) s"
+info "all tests passed in $(( $(date +%s) - start )) s (per step: ${ci_timings#"$HOTPATH_ROOT"/})"

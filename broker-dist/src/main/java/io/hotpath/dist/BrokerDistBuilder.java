@@ -23,8 +23,10 @@ import java.util.Set;
  *   <li>build the servers (namesrv, broker, tools) and every module they need with upstream's own Maven
  *       build on each tree, checkstyle included ({@link UpstreamMavenBuild}; nothing is installed into
  *       {@code ~/.m2}), and copy their runtime classpath as upstream's poms resolve it;</li>
- *   <li>optionally run upstream's own unit tests of the line's tested modules on both trees and fail on
- *       any test that passes on stock and not on patched ({@link UpstreamTestReport});</li>
+ *   <li>optionally run upstream's own unit tests on both trees, every test of the line's tested modules
+ *       ({@code --upstream-tests full}) or the test classes its descriptor lists for CI ({@code ci},
+ *       {@code upstream.tests.ci.<module>}), and fail on any test that passes on stock and not on patched, and on
+ *       the other failures {@link UpstreamTestReport} names;</li>
  *   <li>assemble {@code target/rocketmq-<release>-{stock,patched}/} from each tree's build: the same
  *       build of the same source, so the two distributions differ by the patches and nothing else.</li>
  * </ol>
@@ -61,14 +63,17 @@ public final class BrokerDistBuilder {
     static Map<String, String> parse(String[] args) {
         Map<String, String> options = Options.parse(args, OPTIONS,
             Map.of("--store-home", System.getProperty("user.home"), "--upstream-tests", "false"), USAGE);
+        // true: what callers passed before there was a targeted mode
+        options.computeIfPresent("--upstream-tests", (k, v) -> v.equals("true") ? "full" : v);
         String flavor = options.get("--flavor");
         if (!List.of("stock", "patched", "both").contains(flavor)) {
             throw new DistBuildException("unknown flavor '" + flavor + "' (expected stock, patched or both)");
         }
-        if (!List.of("true", "false").contains(options.get("--upstream-tests"))) {
-            throw new DistBuildException("--upstream-tests must be true or false, got '" + options.get("--upstream-tests") + "'");
+        if (!List.of("full", "ci", "false").contains(options.get("--upstream-tests"))) {
+            throw new DistBuildException("--upstream-tests must be full (or true), ci or false, got '"
+                + options.get("--upstream-tests") + "'");
         }
-        if (options.get("--upstream-tests").equals("true") && !flavor.equals("both")) {
+        if (!options.get("--upstream-tests").equals("false") && !flavor.equals("both")) {
             throw new DistBuildException("upstream's tests compare the stock and the patched tree: they need --flavor both");
         }
         return options;
@@ -81,7 +86,8 @@ public final class BrokerDistBuilder {
     private void build() {
         String release = line.release();
         String flavor = options.get("--flavor");
-        boolean upstreamTests = options.get("--upstream-tests").equals("true");
+        String testMode = options.get("--upstream-tests");
+        boolean upstreamTests = !testMode.equals("false");
         Path target = path("--target");
         Path work = target.resolve("upstream").resolve(release);
         PatchSeries series = PatchSeries.read(line.dir());
@@ -92,29 +98,36 @@ public final class BrokerDistBuilder {
             path("--user-repository"), work.resolve("logs"));
         Set<String> modules = new LinkedHashSet<>(UpstreamLib.SERVERS);
         modules.addAll(series.modules());
+        TestSelection selection = upstreamTests ? TestSelection.of(line, testMode.equals("ci")) : null;
         if (upstreamTests) {
-            modules.addAll(line.testedModules());
+            modules.addAll(selection.modules());
         }
         Path excludes = writeExcludes(work);
         DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"));
 
         Map<String, Map<String, Map<String, SurefireReports.Outcome>>> outcomes = new LinkedHashMap<>();
+        Map<String, Long> testSeconds = new LinkedHashMap<>();
+        Map<String, Map<String, List<String>>> listed = new LinkedHashMap<>();
         // stock first: both trees install into the same private repository, and the patched tree's
         // tests must resolve the patched siblings, so each tree installs right before its own tests
         for (String tree : List.of("stock", "patched")) {
             if (flavor.equals("both") || flavor.equals(tree)) {
-                outcomes.put(tree, buildTree(tree, series, maven, List.copyOf(modules), upstreamTests, excludes, work, assembler));
+                outcomes.put(tree, buildTree(tree, series, maven, List.copyOf(modules), selection, excludes, work, assembler,
+                    testSeconds, listed));
             }
         }
         if (upstreamTests) {
+            UpstreamTestReport.Listed listedClasses = selection.targeted()
+                ? new UpstreamTestReport.Listed(listed.get("stock"), listed.get("patched")) : UpstreamTestReport.Listed.NONE;
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
-                line.stockFailures());
+                line.stockFailures(), line.knownFlaky(), listedClasses).withSeconds(testSeconds);
             report.write(work);
             System.out.println(report.markdown());
             System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
             if (!report.passed()) {
-                throw new DistBuildException(report.newFailures().size() + " upstream test(s) pass on the stock tree and not on the"
-                    + " patched tree, the first: " + report.newFailures().get(0) + " (all in " + work.resolve("upstream-tests.md") + ")");
+                throw new DistBuildException((report.newFailures().size() + report.missingReports().size())
+                    + " upstream test verdict failure(s) (tests that do not pass on the patched tree, or reports missing), the first: "
+                    + report.firstFailure() + " (all in " + work.resolve("upstream-tests.md") + ")");
             }
         }
     }
@@ -125,8 +138,9 @@ public final class BrokerDistBuilder {
      * outcomes per module (empty without tests).
      */
     private Map<String, Map<String, SurefireReports.Outcome>> buildTree(String tree, PatchSeries series, UpstreamMavenBuild maven,
-                                                                      List<String> modules, boolean upstreamTests, Path excludes,
-                                                                      Path work, DistAssembler assembler) {
+                                                                      List<String> modules, TestSelection selection, Path excludes,
+                                                                      Path work, DistAssembler assembler, Map<String, Long> testSeconds,
+                                                                      Map<String, Map<String, List<String>>> listed) {
         String release = line.release();
         UpstreamTree source = UpstreamTree.unpack(path("--source-release"), release, work.resolve(tree));
         List<String> buildInfo = new ArrayList<>();
@@ -144,9 +158,10 @@ public final class BrokerDistBuilder {
         }
         maven.install(source.root(), tree, modules);
         Map<String, Map<String, SurefireReports.Outcome>> outcomes = new LinkedHashMap<>();
-        if (upstreamTests) {
-            maven.test(source.root(), tree, line.testedModules(), excludes);
-            for (String module : line.testedModules()) {
+        if (selection != null) {
+            listed.put(tree, selection.presentIn(source.root(), tree));
+            testSeconds.put(tree, maven.test(source.root(), tree, selection.modules(), excludes, selection.classes()));
+            for (String module : selection.modules()) {
                 outcomes.put(module, SurefireReports.read(source.root().resolve(module)));
             }
         }

@@ -121,9 +121,10 @@ public final class UpstreamMavenBuild {
 
     /**
      * {@code mvn test} of {@code modules} (their siblings resolve from the private repository, where
-     * {@link #install} put this tree's jars). Test failures do not stop the run: the caller reads the reports.
+     * {@link #install} put this tree's jars), every test of them or, when {@code testClasses} is not empty, only those
+     * classes. Test failures do not stop the run: the caller reads the reports. Returns how long it took, in seconds.
      */
-    public void test(Path tree, String flavor, List<String> modules, Path excludesFile) {
+    public long test(Path tree, String flavor, List<String> modules, Path excludesFile, List<String> testClasses) {
         // upstream's tests put their stores and configs under user.home (~/store, ~/unitteststore, ...):
         // give the test JVMs a home under target/, so nothing is written outside it
         Path home = logs.resolveSibling(flavor + "-test-home");
@@ -137,7 +138,8 @@ public final class UpstreamMavenBuild {
         List<String> args = new ArrayList<>(List.of("-pl", String.join(",", modules), "test",
             "-Dmaven.test.failure.ignore=true", "-Dsurefire.excludesFile=" + excludesFile.toAbsolutePath(),
             // timing-based store and broker tests can miss a deadline on a loaded 2-core machine: a test that
-            // passes on a second try is reported as flaky, never hidden
+            // passes on a second try is reported as flaky, never hidden (and fails the verdict on patched unless
+            // accepted, see UpstreamTestReport)
             "-Dsurefire.rerunFailingTestsCount=2",
             // upstream's surefire configuration sets no argLine: this is the test JVMs' whole extra command line
             "-DargLine=-Duser.home=" + home.toAbsolutePath() + " -Djava.io.tmpdir=" + tmp.toAbsolutePath(),
@@ -145,7 +147,17 @@ public final class UpstreamMavenBuild {
             // floods the log with instrumentation errors; coverage is no part of the verdict (and its agent
             // would otherwise claim argLine)
             "-Djacoco.skip=true"));
+        if (!testClasses.isEmpty()) {
+            // surefire 2.19.1 (upstream's) takes fully qualified names in -Dtest, which replaces its includes and
+            // excludes; every module gets the whole list, so a module that has none of a class must not fail for it.
+            // That a listed class ran at all is the verdict's to check: a class no surefire report names fails it
+            args.add("-Dtest=" + String.join(",", testClasses));
+            args.add("-Dsurefire.failIfNoSpecifiedTests=false");
+            args.add("-DfailIfNoTests=false");
+        }
+        long start = System.nanoTime();
         run(tree, flavor + "-tests", args, "upstream's unit tests on the " + flavor + " tree");
+        return Math.round((System.nanoTime() - start) / 1e9);
     }
 
     private void run(Path tree, String logName, List<String> goals, String what) {

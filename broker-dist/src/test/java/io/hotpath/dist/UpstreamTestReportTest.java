@@ -7,11 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The verdict on upstream's own tests: what counts as a new failure, and what surefire's reports say. */
+/**
+ * The verdict on upstream's own tests: what counts as a new failure, what an accepted rerun is, that no module or
+ * listed class may go unreported, and what surefire's reports say.
+ */
 class UpstreamTestReportTest {
 
     private static final SurefireReports.Outcome PASSED = SurefireReports.Outcome.PASSED;
@@ -27,24 +31,109 @@ class UpstreamTestReportTest {
         assertThat(report.passed()).isFalse();
         assertThat(report.newFailures()).containsExactly("store: A#a (failed on patched)", "store: A#b (skipped on patched)",
             "store: A#c (failed on patched)", "store: A#d (not run on patched)");
-        assertThat(report.markdown()).contains("New failures (pass on stock, not on patched): 4");
+        assertThat(report.markdown()).contains("New failures (judged on patched, not passing there): 4");
     }
 
     @Test
-    void stockFailuresAndFlakyPassesAreReportedButAreNoNewFailure() {
-        Map<String, SurefireReports.Outcome> stock = outcomes("A#a", FAILED, "A#b", PASSED, "A#c", SKIPPED);
+    void stockFailuresAndRerunsNeededOnBothTreesAreReportedButAreNoNewFailure() {
+        Map<String, SurefireReports.Outcome> stock = outcomes("A#a", FAILED, "A#b", FLAKY, "A#c", SKIPPED);
         Map<String, SurefireReports.Outcome> patched = outcomes("A#a", FAILED, "A#b", FLAKY, "A#c", SKIPPED);
         UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("broker", stock), Map.of("broker", patched),
             Map.of("org.example.TlsTest", "needs X"));
         assertThat(report.passed()).isTrue();
         assertThat(report.stockFailures()).containsExactly("broker: A#a");
-        assertThat(report.flaky()).containsExactly("broker: A#b (patched)");
+        assertThat(report.flaky()).containsExactly("broker: A#b (stock)", "broker: A#b (patched, accepted: needed a rerun on stock too)");
         assertThat(report.modules().get("broker").stock()).isEqualTo(new UpstreamTestReport.Counts(2, 1, 1, 1));
         assertThat(report.modules().get("broker").patched()).isEqualTo(new UpstreamTestReport.Counts(2, 1, 1, 1));
         assertThat(report.markdown()).contains("| broker | 2 | 1 | 1 | 1 | 2 | 1 | 1 | 1 |", "- org.example.TlsTest: needs X",
-            "- broker: A#b (patched)");
+            "- broker: A#b (patched, accepted: needed a rerun on stock too)", "Verdict: PASS");
         assertThat(report.json()).contains("\"passed\": true", "\"broker\": {\"stock\": {\"run\": 2, \"passed\": 1",
             "\"excluded\": {\"org.example.TlsTest\": \"needs X\"}");
+    }
+
+    @Test
+    void aTestOnlyThePatchedTreeHasIsJudgedAndMustPassThere() {
+        // a patch adds HeaderPropertiesTest, and a case to BrokerMetricsManagerTest: stock has neither
+        Map<String, SurefireReports.Outcome> stock = outcomes("M#old", PASSED);
+        Map<String, SurefireReports.Outcome> patched = outcomes("M#old", PASSED, "M#added", FAILED, "H#a", PASSED, "H#b", SKIPPED);
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("broker", stock), Map.of("broker", patched), Map.of());
+        assertThat(report.passed()).isFalse();
+        assertThat(report.newFailures()).containsExactly("broker: H#b (only on patched, skipped there)",
+            "broker: M#added (only on patched, failed there)");
+
+        Map<String, SurefireReports.Outcome> passing = outcomes("M#old", PASSED, "M#added", PASSED, "H#a", PASSED);
+        assertThat(UpstreamTestReport.compare("9.9.9", Map.of("broker", stock), Map.of("broker", passing), Map.of()).passed())
+            .isTrue();
+    }
+
+    @Test
+    void aModuleThatWroteNoReportOnATreeFailsTheVerdict() {
+        // 0 of 0 is no evidence: surefire found nothing to run, or never ran
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("store", Map.of(), "common", outcomes("C#a", PASSED)),
+            Map.of("store", Map.of(), "common", outcomes("C#a", PASSED)), Map.of());
+        assertThat(report.passed()).isFalse();
+        assertThat(report.newFailures()).isEmpty();
+        assertThat(report.missingReports()).containsExactlyInAnyOrder("store: no test report on stock", "store: no test report on patched");
+        assertThat(report.markdown()).contains("Verdict: FAIL", "- store: no test report on patched");
+    }
+
+    @Test
+    void aPassOnPatchedOnlyAfterARerunFailsTheVerdictUnlessStockNeededOneToo() {
+        Map<String, SurefireReports.Outcome> stock = outcomes("A#a", PASSED, "A#b", FLAKY);
+        Map<String, SurefireReports.Outcome> patched = outcomes("A#a", FLAKY, "A#b", FLAKY);
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("store", stock), Map.of("store", patched), Map.of());
+        assertThat(report.passed()).isFalse();
+        assertThat(report.newFailures()).containsExactly("store: A#a (passed on patched only when surefire ran it again;"
+            + " not known-flaky, and it needed no rerun on stock)");
+        assertThat(report.flaky()).contains("store: A#b (patched, accepted: needed a rerun on stock too)");
+    }
+
+    @Test
+    void aKnownFlakyTestMayPassOnPatchedAfterARerunAndTheReportSaysWhy() {
+        Map<String, SurefireReports.Outcome> stock = outcomes("org.x.A#a", PASSED, "org.x.B#b", PASSED, "org.x.C#c", PASSED);
+        Map<String, SurefireReports.Outcome> patched = outcomes("org.x.A#a", FLAKY, "org.x.B#b", FLAKY, "org.x.C#c", FLAKY);
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("store", stock), Map.of("store", patched), Map.of(),
+            Map.of("org.x.A", "sleeps 5 ms for the reput", "org.x.B#b", "a 3 s deadline"), UpstreamTestReport.Listed.NONE);
+        assertThat(report.newFailures()).containsExactly("store: org.x.C#c (passed on patched only when surefire ran it again;"
+            + " not known-flaky, and it needed no rerun on stock)");
+        assertThat(report.flaky()).containsExactly("store: org.x.A#a (patched, accepted: known flaky: sleeps 5 ms for the reput)",
+            "store: org.x.B#b (patched, accepted: known flaky: a 3 s deadline)");
+        assertThat(report.markdown()).contains("- store: org.x.A#a (patched, accepted: known flaky: sleeps 5 ms for the reput)");
+    }
+
+    @Test
+    void aListedClassThatWroteNoReportOnATreeThatHasItFailsTheVerdict() {
+        // store lists X, Y and Z; Z is added by a patch (expected on patched only); Y never ran, Z not on patched
+        Map<String, SurefireReports.Outcome> stock = outcomes("org.x.X#a", PASSED);
+        Map<String, SurefireReports.Outcome> patched = outcomes("org.x.X#a", PASSED);
+        UpstreamTestReport.Listed listed = new UpstreamTestReport.Listed(Map.of("store", List.of("org.x.X", "org.x.Y")),
+            Map.of("store", List.of("org.x.X", "org.x.Y", "org.x.Z")));
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("store", stock), Map.of("store", patched), Map.of(),
+            Map.of(), listed);
+        assertThat(report.passed()).isFalse();
+        assertThat(report.mode()).isEqualTo("ci");
+        assertThat(report.missingReports()).containsExactly("store: org.x.Y is listed but wrote no report on stock",
+            "store: org.x.Y is listed but wrote no report on patched", "store: org.x.Z is listed but wrote no report on patched");
+        // a class name that prefixes another (X of XTest) is not the other's report
+        UpstreamTestReport prefixOnly = UpstreamTestReport.compare("9.9.9", Map.of("store", outcomes("org.x.XTest#a", PASSED)),
+            Map.of("store", outcomes("org.x.XTest#a", PASSED)), Map.of(), Map.of(),
+            new UpstreamTestReport.Listed(Map.of("store", List.of("org.x.X")), Map.of("store", List.of("org.x.X"))));
+        assertThat(prefixOnly.missingReports()).hasSize(2);
+
+        // upstream's skipAfterFailureCount=1: after a stock failure every later class of the module is written as skipped
+        UpstreamTestReport afterAFailure = UpstreamTestReport.compare("9.9.9",
+            Map.of("store", outcomes("org.x.X#a", FAILED, "org.x.Y#b", SKIPPED)),
+            Map.of("store", outcomes("org.x.X#a", FAILED, "org.x.Y#b", SKIPPED, "org.x.Z#c", SKIPPED)), Map.of(), Map.of(), listed);
+        assertThat(afterAFailure.newFailures()).containsExactly("store: org.x.Z#c (only on patched, skipped there)");
+        assertThat(afterAFailure.missingReports()).containsExactly("store: org.x.Y is listed but ran no test on stock (all skipped)",
+            "store: org.x.Y is listed but ran no test on patched (all skipped)",
+            "store: org.x.Z is listed but ran no test on patched (all skipped)");
+        assertThat(afterAFailure.passed()).isFalse();
+
+        Map<String, SurefireReports.Outcome> all = outcomes("org.x.X#a", PASSED, "org.x.Y#b", PASSED);
+        Map<String, SurefireReports.Outcome> allPatched = outcomes("org.x.X#a", PASSED, "org.x.Y#b", PASSED, "org.x.Z#c", PASSED);
+        assertThat(UpstreamTestReport.compare("9.9.9", Map.of("store", all), Map.of("store", allPatched), Map.of(), Map.of(), listed)
+            .passed()).isTrue();
     }
 
     @Test

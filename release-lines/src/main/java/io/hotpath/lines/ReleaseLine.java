@@ -35,10 +35,19 @@ import java.util.stream.Stream;
  * @param complete            false while the line ships only some of its patches ({@code complete=false}):
  *                            it is built and tested, but a command that runs one line by default runs the
  *                            newest complete one, and the end-to-end checks (which assert every patch) refuse it
+ * @param ciTests             module -> the upstream test classes (fully qualified) CI runs of it on both trees
+ *                            ({@code upstream.tests.ci.<module>}): those that exercise what the patches change
+ * @param testsOfEditedFiles  upstream main file a patch edits ({@code <module>/src/main/java/...java}) -> the listed
+ *                            test classes that exercise it ({@code upstream.tests.exercising.<file>})
+ * @param knownFlaky          upstream test ({@code Class} or {@code Class#method}) -> why it may pass only when
+ *                            surefire reruns it ({@code upstream.tests.known.flaky.<test>}); a rerun-only pass on the
+ *                            patched tree fails the verdict unless the test is listed here or needed a rerun on stock too
  */
 public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
                           List<String> testedModules, Map<String, String> stockFailures,
-                          Map<String, Carried> carries, Map<String, String> buildProperties, boolean complete) {
+                          Map<String, Carried> carries, Map<String, String> buildProperties, boolean complete,
+                          Map<String, List<String>> ciTests, Map<String, List<String>> testsOfEditedFiles,
+                          Map<String, String> knownFlaky) {
 
     public static final String DESCRIPTOR = "line.properties";
 
@@ -89,6 +98,9 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         Map<String, String> stockFailures = new TreeMap<>();
         Map<String, Carried> carries = new LinkedHashMap<>();
         Map<String, String> buildProperties = new TreeMap<>();
+        Map<String, List<String>> ciTests = new LinkedHashMap<>();
+        Map<String, List<String>> testsOfEditedFiles = new TreeMap<>();
+        Map<String, String> knownFlaky = new TreeMap<>();
         for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
             if (key.startsWith("upstream.build.property.")) {
                 buildProperties.put(key.substring("upstream.build.property.".length()), p.getProperty(key).strip());
@@ -96,6 +108,22 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
                 stockFailures.put(key.substring("stock.failure.".length()), p.getProperty(key).strip());
             } else if (key.startsWith("carries.")) {
                 carries.put(key.substring("carries.".length()), parseCarried(file, key, p.getProperty(key)));
+            } else if (key.startsWith("upstream.tests.exercising.")) {
+                testsOfEditedFiles.put(key.substring("upstream.tests.exercising.".length()), classes(file, key, p.getProperty(key)));
+            } else if (key.startsWith("upstream.tests.known.flaky.")) {
+                knownFlaky.put(key.substring("upstream.tests.known.flaky.".length()), required(p, file, key));
+            }
+        }
+        // in the order of upstream.tests.modules, which is the order upstream's reactor tests them in
+        for (String module : tested) {
+            String key = "upstream.tests.ci." + module;
+            if (p.getProperty(key) != null) {
+                ciTests.put(module, classes(file, key, p.getProperty(key)));
+            }
+        }
+        for (String key : p.stringPropertyNames()) {
+            if (key.startsWith("upstream.tests.ci.") && !ciTests.containsKey(key.substring("upstream.tests.ci.".length()))) {
+                throw new ReleaseLineException(file + ": " + key + " names a module that upstream.tests.modules does not list");
             }
         }
         String complete = p.getProperty("complete", "true").strip();
@@ -103,7 +131,22 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
             throw new ReleaseLineException(file + ": complete must be true or false, got " + complete);
         }
         return new ReleaseLine(release, dir, sourceRelease, oracle.substring("org.apache.rocketmq:".length()),
-            tested, stockFailures, carries, buildProperties, Boolean.parseBoolean(complete));
+            tested, stockFailures, carries, buildProperties, Boolean.parseBoolean(complete), ciTests, testsOfEditedFiles,
+            knownFlaky);
+    }
+
+    /** Fully qualified test class names, separated by spaces or commas. */
+    private static List<String> classes(Path file, String key, String value) {
+        List<String> classes = Arrays.stream(value.split("[\\s,]+")).filter(s -> !s.isEmpty()).toList();
+        if (classes.isEmpty()) {
+            throw new ReleaseLineException(file + ": " + key + " names no test class");
+        }
+        for (String c : classes) {
+            if (!c.matches("([a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_]*")) {
+                throw new ReleaseLineException(file + ": " + key + ": '" + c + "' is not a fully qualified class name");
+            }
+        }
+        return classes;
     }
 
     /** {@code <upstream module> <- <our module> : <file> <file> ...} */

@@ -103,6 +103,34 @@ class ReleaseLineTest {
         assertThat(line.oracleVersion()).isEqualTo("4.9.0");
     }
 
+    @Test
+    void readsTheCiTestListsTheTestsOfEachEditedFileAndTheKnownFlakyTests(@TempDir Path patches) throws IOException {
+        write(patches.resolve("5.3.3"), descriptor("5.3.3").replace("upstream.tests.modules=common\n",
+                "upstream.tests.modules=common,store,broker\n")
+            + "upstream.tests.ci.broker=org.x.broker.BTest\n"
+            + "upstream.tests.ci.store=\\\n  org.x.store.ATest \\\n  org.x.store.queue.ATest,org.x.store.CTest\n"
+            + "upstream.tests.exercising.store/src/main/java/org/x/store/A.java=org.x.store.ATest org.x.store.queue.ATest\n"
+            + "upstream.tests.known.flaky.org.x.store.CTest#slow=a 5 ms sleep\n");
+        ReleaseLine line = ReleaseLine.load(patches.resolve("5.3.3"));
+        // in upstream.tests.modules order; common lists none
+        assertThat(line.ciTests()).containsExactly(
+            java.util.Map.entry("store", java.util.List.of("org.x.store.ATest", "org.x.store.queue.ATest", "org.x.store.CTest")),
+            java.util.Map.entry("broker", java.util.List.of("org.x.broker.BTest")));
+        assertThat(line.testsOfEditedFiles()).containsExactly(java.util.Map.entry("store/src/main/java/org/x/store/A.java",
+            java.util.List.of("org.x.store.ATest", "org.x.store.queue.ATest")));
+        assertThat(line.knownFlaky()).containsExactly(java.util.Map.entry("org.x.store.CTest#slow", "a 5 ms sleep"));
+
+        write(patches.resolve("4.9.0"), descriptor("4.9.0") + "upstream.tests.ci.remoting=org.x.RTest\n");
+        assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("upstream.tests.ci.remoting names a module that upstream.tests.modules does not list");
+        write(patches.resolve("4.9.0"), descriptor("4.9.0") + "upstream.tests.ci.common=ATest\n");
+        assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("'ATest' is not a fully qualified class name");
+        write(patches.resolve("4.9.0"), descriptor("4.9.0") + "upstream.tests.known.flaky.org.x.ATest=\n");
+        assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("missing upstream.tests.known.flaky.org.x.ATest");
+    }
+
     private static String descriptor(String release) {
         return "release=" + release + "\n"
             + "source.release=org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release\n"

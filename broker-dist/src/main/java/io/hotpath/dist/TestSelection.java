@@ -1,0 +1,73 @@
+package io.hotpath.dist;
+
+import io.hotpath.lines.ReleaseLine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which of upstream's tests a run of a line covers, on each tree: every test of the line's tested modules
+ * ({@code full}), or only the test classes its descriptor lists for CI ({@code ci}, {@code upstream.tests.ci.<module>}),
+ * those that exercise what the patches change.
+ *
+ * @param modules  the upstream modules whose tests run
+ * @param listed   module -> listed test classes (fully qualified); empty for a full run
+ */
+record TestSelection(List<String> modules, Map<String, List<String>> listed) {
+
+    static TestSelection of(ReleaseLine line, boolean ci) {
+        if (!ci) {
+            return new TestSelection(line.testedModules(), Map.of());
+        }
+        if (line.ciTests().isEmpty()) {
+            throw new DistBuildException(line.dir().resolve(ReleaseLine.DESCRIPTOR) + " lists no upstream.tests.ci.<module> classes:"
+                + " a targeted run of upstream's tests would run nothing");
+        }
+        for (List<String> classes : line.ciTests().values()) {
+            for (String testClass : classes) {
+                if (line.stockFailures().containsKey(testClass)) {
+                    // -Dtest replaces surefire's excludes: the class would run, and fail on both trees
+                    throw new DistBuildException(testClass + " is listed in upstream.tests.ci.* and as a stock.failure of line "
+                        + line.release() + "; a class is one or the other");
+                }
+            }
+        }
+        return new TestSelection(List.copyOf(line.ciTests().keySet()), line.ciTests());
+    }
+
+    boolean targeted() {
+        return !listed.isEmpty();
+    }
+
+    /** Every listed class, for surefire's -Dtest; empty for a full run. */
+    List<String> classes() {
+        return listed.values().stream().flatMap(List::stream).toList();
+    }
+
+    /**
+     * The listed classes the tree has, per module ({@code <module>/src/test/java/<class>.java}): on the stock tree a
+     * class a patch adds is missing, and is then expected on the patched tree only. The patched tree must have every
+     * listed class: a name there that matches no file is a mistake in the descriptor, which a run would not notice
+     * (surefire runs what matches, and nothing for a name that matches nothing).
+     */
+    Map<String, List<String>> presentIn(Path treeRoot, String tree) {
+        Map<String, List<String>> present = new LinkedHashMap<>();
+        listed.forEach((module, classes) -> {
+            List<String> found = new ArrayList<>();
+            for (String testClass : classes) {
+                Path source = treeRoot.resolve(module).resolve("src/test/java").resolve(testClass.replace('.', '/') + ".java");
+                if (Files.isRegularFile(source)) {
+                    found.add(testClass);
+                } else if (tree.equals("patched")) {
+                    throw new DistBuildException("upstream.tests.ci." + module + " lists " + testClass + ", which the patched tree"
+                        + " does not have (no " + treeRoot.relativize(source) + ")");
+                }
+            }
+            present.put(module, found);
+        });
+        return present;
+    }
+}
