@@ -1,5 +1,5 @@
 # bin/hotpath test: what CI runs.
-#   1. mvn install: unit, contract and differential suites of every module, incl. the suites run
+#   1. mvn verify: unit, contract and differential suites of every module, incl. the suites run
 #      against the patched upstream classes from the custom broker build (broker-dist), and upstream's
 #      own unit tests of each line's modules on the stock and the patched tree (upstream's Maven build,
 #      checkstyle included): fails on any test that passes on stock and not on patched. Every line.
@@ -47,12 +47,14 @@ ci_upstream_tests() {
 
 main_line=$(newest_line)
 main_upstream=$(ci_upstream_tests "$main_line")
-info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line, upstream's tests: $main_upstream)"
-mvn_root install "-Dhotpath.line=$main_line" "-Dhotpath.upstream.tests=$main_upstream"
+info "1/4 tests: mvn verify (all modules, differential suites at their CI sizes; line $main_line, upstream's tests: $main_upstream)"
+# verify, not install: nothing of ours goes to ~/.m2; every later build takes the modules from this tree (-am)
+mvn_root verify "-Dhotpath.line=$main_line" "-Dhotpath.upstream.tests=$main_upstream"
 [ "$main_upstream" = false ] || cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
 for line in $(known_lines); do
   [ "$line" != "$main_line" ] || continue
-  # broker-dist alone: the modules it needs were built and tested above (-am would run their suites again)
+  # broker-dist's suites only: Maven rebuilds the modules it needs (.mvn/maven.config: --also-make) and skips
+  # their tests, which ran above
   if [ "$(ci_upstream_tests "$line")" = false ]; then
     info "1/4 tests: line $line: broker distributions and broker-dist's suites (upstream's tests: not in CI, see patches/$line/line.properties)"
     mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=false

@@ -76,6 +76,15 @@ public final class BenchmarkRunner {
             return 0;
         }
 
+        String root = maven.get("project-root");
+        List<String> stale = ReactorClasspath.repositoryCopies(System.getProperty("java.class.path"),
+            Paths.get(blank(root) ? required(maven, "basedir") + "/.." : root).toAbsolutePath().normalize());
+        if (!stale.isEmpty()) {
+            throw new IllegalArgumentException("the benchmarks would measure io.hotpath jars from a Maven repository, not"
+                + " this tree's sources (" + stale.get(0) + (stale.size() > 1 ? " and " + (stale.size() - 1) + " more" : "")
+                + "): run mvn -pl jmh verify from the repository root, which builds them (.mvn/maven.config: --also-make)");
+        }
+
         List<String> selection = selectionArgs();
         CommandLineOptions selected = new CommandLineOptions(selection.toArray(new String[0]));
         if ("true".equalsIgnoreCase(prop("jmh.list"))) {
