@@ -7,13 +7,19 @@ source "$HOTPATH_ROOT/bin/lib/common.sh"
 usage() {
   cat <<USAGE
 usage: bin/hotpath jmh [--include REGEX] [--forks N] [--quick] [--list]
+       bin/hotpath jmh --line RELEASE [--write-results FILE]
 
   --include REGEX  only benchmarks whose full name matches REGEX (JMH syntax), e.g. Parse or 'Encode.*hotpath'
   --forks N        forks per benchmark (default: AbstractBenchmark.FORKS; quote figures from 4 or more)
   --quick          development settings: 1 fork, 2 warmup + 3 measurement iterations of 1 s (noisy)
   --list           list the matching benchmarks and their parameters, run nothing
+  --line RELEASE   the quotable run of a release line: exactly the benchmarks its patches' Results quote
+                   (jmh/src/main/resources/io/hotpath/jmh/results/RELEASE.quotes), 4 forks x (3 + 5) x 1 s,
+                   into docs/results/jmh-RELEASE-<date>.json (+ .md); ~10 min, on a quiet machine
+  --write-results FILE  with --line: rewrite the Result of every patch of the line from FILE (no run)
 
-Needs the project installed first (bin/hotpath setup). Longer or other settings: mvn -pl jmh verify -Djmh....
+Maven builds the modules it measures from this tree first (.mvn/maven.config: --also-make).
+Longer or other settings: mvn -pl jmh verify -Djmh....
 USAGE
 }
 
@@ -34,6 +40,14 @@ while [ $# -gt 0 ]; do
       mvn_args+=(-Djmh.warmupIterations=2 -Djmh.iterations=3 -Djmh.warmupTime=1s -Djmh.time=1s)
       quick=1; shift ;;
     --list) mvn_args+=(-Djmh.list=true); shift ;;
+    --line)
+      [ $# -ge 2 ] || die "--line needs a release line ($(known_lines))"
+      line=$(require_line "$2")
+      mvn_args+=("-Djmh.line=$line"); shift 2 ;;
+    --write-results)
+      [ $# -ge 2 ] && [ -n "$2" ] || die "--write-results needs a JMH result file (docs/results/jmh-<line>-<date>.json)"
+      [ -f "$2" ] || die "no result file '$2'"
+      mvn_args+=("-Djmh.writeResults=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" -DskipTests); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option '$1' for jmh (see bin/hotpath jmh --help)" ;;
   esac
@@ -46,4 +60,4 @@ fi
 require_jdk17
 require_mvn
 info "mvn -B ${mvn_args[*]}"
-mvn_root "${mvn_args[@]}" || die "benchmark run failed (see the output above; missing io.hotpath artifacts? run bin/hotpath setup first)"
+mvn_root "${mvn_args[@]}" || die "benchmark run failed (see the output above)"

@@ -1,5 +1,5 @@
 # bin/hotpath test: what CI runs.
-#   1. mvn install: unit, contract and differential suites of every module, incl. the suites run
+#   1. mvn verify: unit, contract and differential suites of every module, incl. the suites run
 #      against the patched upstream classes from the custom broker build (broker-dist), and upstream's
 #      own unit test classes that exercise each line's patches (upstream.tests.ci.* in its descriptor) on the
 #      stock and the patched tree (upstream's Maven build, checkstyle included): fails on any test that
@@ -60,13 +60,14 @@ timed() {
 }
 
 main_line=$(newest_line)
-info "1/4 tests: mvn install (all modules, differential suites at their CI sizes; line $main_line, upstream's listed test classes)"
-timed "mvn install + line $main_line broker-dist (upstream tests: ci)" "$main_line" \
-  mvn_root install "-Dhotpath.line=$main_line" -Dhotpath.upstream.tests=ci
+info "1/4 tests: mvn verify (all modules, differential suites at their CI sizes; line $main_line, upstream's listed test classes)"
+timed "mvn verify + line $main_line broker-dist (upstream tests: ci)" "$main_line" \
+  mvn_root verify "-Dhotpath.line=$main_line" -Dhotpath.upstream.tests=ci
 cat "$HOTPATH_ROOT/broker-dist/target/upstream/$main_line/upstream-tests.md" >&2
 for line in $(known_lines); do
   [ "$line" != "$main_line" ] || continue
-  # broker-dist alone: the modules it needs were built and tested above (-am would run their suites again)
+  # broker-dist's suites only: Maven rebuilds the modules it needs (.mvn/maven.config: --also-make) and skips
+  # their tests, which ran above
   info "1/4 tests: line $line: broker distributions, upstream's listed test classes on both trees, broker-dist's suites"
   timed "line $line broker-dist (upstream tests: ci)" "$line" \
     mvn_root -pl broker-dist verify "-Dhotpath.line=$line" -Dhotpath.flavor=both -Dhotpath.upstream.tests=ci

@@ -174,6 +174,9 @@ public final class UpstreamMavenBuild {
             "MAVEN_BASEDIR")) {
             env.remove(inherited);
         }
+        // the tree is Maven's project base directory: upstream's trees have no .mvn/, and bin/mvn would otherwise walk
+        // up to ours, whose maven.config (--also-make) would add modules to upstream's -pl runs
+        env.put("MAVEN_BASEDIR", tree.toAbsolutePath().toString());
         env.put("JDK_JAVA_OPTIONS", String.join(" ", JDK17_OPENS));
         long start = System.nanoTime();
         System.out.println("hotpath: " + what + ": mvn " + String.join(" ", command.subList(5, command.size()))

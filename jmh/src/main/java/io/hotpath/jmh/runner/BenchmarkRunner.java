@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -22,6 +24,9 @@ import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
 import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.jmh.results.JmhResults;
+import io.hotpath.jmh.results.LineQuotes;
+import io.hotpath.jmh.results.PatchResults;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
@@ -76,7 +81,22 @@ public final class BenchmarkRunner {
             return 0;
         }
 
-        List<String> selection = selectionArgs();
+        String root = maven.get("project-root");
+        List<String> stale = ReactorClasspath.repositoryCopies(System.getProperty("java.class.path"),
+            Paths.get(blank(root) ? required(maven, "basedir") + "/.." : root).toAbsolutePath().normalize());
+        if (!stale.isEmpty()) {
+            throw new IllegalArgumentException("the benchmarks would measure io.hotpath jars from a Maven repository, not"
+                + " this tree's sources (" + stale.get(0) + (stale.size() > 1 ? " and " + (stale.size() - 1) + " more" : "")
+                + "): run mvn -pl jmh verify from the repository root, which builds them (.mvn/maven.config: --also-make)");
+        }
+
+        Path projectRoot = Paths.get(blank(root) ? required(maven, "basedir") + "/.." : root).toAbsolutePath().normalize();
+        String line = prop("jmh.line").trim();
+        if (!blank(prop("jmh.writeResults"))) {
+            return writeResults(line, maven, projectRoot);
+        }
+        LineQuotes quotes = line.isEmpty() ? null : LineQuotes.load(line);
+        List<String> selection = quotes == null ? selectionArgs() : lineSelection(quotes);
         CommandLineOptions selected = new CommandLineOptions(selection.toArray(new String[0]));
         if ("true".equalsIgnoreCase(prop("jmh.list"))) {
             new Runner(selected).listWithParams(selected);
@@ -86,13 +106,26 @@ public final class BenchmarkRunner {
         if (combinations == 0) {
             throw new IllegalArgumentException("no benchmark matches " + String.join(" ", selection));
         }
-        RunPlan plan = RunPlan.plan(combinations, prop("jmh.forks"), prop("jmh.warmupIterations"),
-            prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"));
+        RunPlan plan = quotes == null
+            ? RunPlan.plan(combinations, prop("jmh.forks"), prop("jmh.warmupIterations"),
+                prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"))
+            // a line's quotable run: the settings its Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s)
+            : RunPlan.plan(combinations, or(prop("jmh.forks"), QUOTABLE_FORKS), or(prop("jmh.warmupIterations"), "3"),
+                or(prop("jmh.warmupTime"), "1s"), or(prop("jmh.iterations"), "5"), or(prop("jmh.time"), "1s"),
+                prop("jmh.budget"));
 
         Path out = Paths.get(required(maven, "output-dir"));
-        Files.createDirectories(out);
         Path json = out.resolve(RESULT_JSON);
         Path summary = out.resolve(SUMMARY_MD);
+        if (quotes != null) {
+            // docs/results/jmh-<line>-<date>.json: the file each of the line's Results will name
+            out = blank(prop("jmh.resultDir")) ? projectRoot.resolve("docs/results")
+                : executionRoot(maven).resolve(prop("jmh.resultDir").trim()).normalize();
+            String name = "jmh-" + line + "-" + LocalDate.now(ZoneOffset.UTC);
+            json = out.resolve(name + ".json");
+            summary = out.resolve(name + ".md");
+        }
+        Files.createDirectories(out);
         // a failed run must not leave an older result looking current
         Files.deleteIfExists(json);
         Files.deleteIfExists(summary);
@@ -142,14 +175,76 @@ public final class BenchmarkRunner {
         ctx.cpus = Runtime.getRuntime().availableProcessors();
         ctx.idleBeforePercent = idleBefore;
         ctx.othersDuringPercent = CpuSampler.othersPercent(cpuStart, cpuEnd);
-        ctx.resultFile = json.toString();
+        Path jsonPath = json.toAbsolutePath().normalize();
+        // a line's summary is committed beside its JSON: name the file from the repository root, not this machine's
+        ctx.resultFile = jsonPath.startsWith(projectRoot) ? projectRoot.relativize(jsonPath).toString() : json.toString();
         String md = new SummaryWriter(AbstractBenchmark.BASELINE)
             .write(new String(Files.readAllBytes(json), StandardCharsets.UTF_8), ctx);
         Files.write(summary, md.getBytes(StandardCharsets.UTF_8));
         log.println();
         log.println(md);
         log.println("hotpath-jmh: wrote " + json + " and " + summary);
+        if (quotes != null) {
+            log.println("hotpath-jmh: to quote it in the line's patch messages: bin/hotpath jmh --line " + line
+                + " --write-results " + projectRoot.relativize(json.toAbsolutePath().normalize()));
+        }
         return 0;
+    }
+
+    /** Forks of a line's quotable run (MEASURING.md: one odd fork of two moves a mean by 10-15 %). */
+    static final String QUOTABLE_FORKS = "4";
+
+    /** The JMH selection of a line's quotable run: exactly what its patches quote ({@link LineQuotes}). */
+    static List<String> lineSelection(LineQuotes quotes) {
+        if (!blank(prop("jmh.include")) || !blank(prop("jmh.exclude")) || !blank(prop("jmh.params"))) {
+            throw new IllegalArgumentException("-Djmh.line runs what the line's patches quote: give no -Djmh.include,"
+                + " -Djmh.exclude or -Djmh.params with it");
+        }
+        List<String> a = new ArrayList<>();
+        a.add(quotes.include());
+        for (Map.Entry<String, java.util.Set<String>> p : quotes.params().entrySet()) {
+            a.add("-p");
+            a.add(p.getKey() + "=" + String.join(",", p.getValue()));
+        }
+        for (String s : prop("jmh.args").trim().split("\\s+")) {
+            if (!s.isEmpty()) {
+                a.add(s);
+            }
+        }
+        return a;
+    }
+
+    /**
+     * {@code -Djmh.line=<release> -Djmh.writeResults=<json>}: rewrites the Result section of every patch of the line
+     * from that committed result file (no benchmark runs).
+     */
+    private static int writeResults(String line, Map<String, String> maven, Path projectRoot) throws IOException {
+        if (line.isEmpty()) {
+            throw new IllegalArgumentException("-Djmh.writeResults needs -Djmh.line=<release>: whose patches to rewrite");
+        }
+        Path file = executionRoot(maven).resolve(prop("jmh.writeResults").trim()).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no result file " + file);
+        }
+        if (!file.startsWith(projectRoot)) {
+            throw new IllegalArgumentException("a Result quotes a file committed in this repository, not " + file);
+        }
+        String relative = projectRoot.relativize(file).toString().replace('\\', '/');
+        JmhResults results = JmhResults.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+        Path lineDir = projectRoot.resolve("patches").resolve(line);
+        for (Path p : PatchResults.rewrite(lineDir, LineQuotes.load(line), results, relative)) {
+            System.out.println("hotpath-jmh: rewrote the Result of " + projectRoot.relativize(p) + " from " + relative);
+        }
+        return 0;
+    }
+
+    private static Path executionRoot(Map<String, String> maven) {
+        String root = maven.get("execution-root");
+        return blank(root) ? Paths.get("").toAbsolutePath() : Paths.get(root);
+    }
+
+    private static String or(String value, String dflt) {
+        return blank(value) ? dflt : value;
     }
 
     /**

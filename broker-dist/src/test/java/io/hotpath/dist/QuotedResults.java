@@ -1,0 +1,198 @@
+package io.hotpath.dist;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a patch message's Result against the JMH result file it names, figure by figure. The Result's format (written
+ * by {@code bin/hotpath jmh --line <release> --write-results <file>}, jmh's ResultSection):
+ * <pre>
+ * Result (JMH 1.37, JDK 17.0.15, 4 forks x (3 + 5) x 1 s, -prof gc: docs/results/jmh-5.3.3-2026-11-26.json from ...):
+ * a note without figures
+ * - PropertiesEncodeBenchmark corpus=small5: upstream533 125.6 (+-11 %) -&gt; hotpath520 77.9 (+-7 %) ns/op; 264 -&gt; 144 B/op
+ * </pre>
+ * Every printed figure is recomputed from the file at the precision it is printed with (ns/op score, JMH's error as a
+ * whole percent of the score, {@code gc.alloc.rate.norm} B/op), rounding half up; the header's settings must be those
+ * of every quoted row and quotable (MEASURING.md: 4 forks or more, iterations of 1 s or more). Any other line that
+ * reads like a figure ({@code ns/op}, {@code B/op}, {@code ->}) is a problem: a figure the check cannot recompute.
+ * Written apart from jmh's writer on purpose, so that neither is the other's oracle.
+ */
+final class QuotedResults {
+
+    static final int MIN_FORKS = 4;
+    static final String FILES = "docs/results/";
+
+    private static final Pattern HEADER = Pattern.compile("^Result \\(JMH (\\S+), JDK (\\S+), (\\d+) forks x \\((\\d+) \\+ (\\d+)\\)"
+        + " x (\\d+ \\w+), -prof gc: (" + Pattern.quote(FILES) + "jmh-[\\w.-]+\\.json)\\b.*\\):$");
+    private static final String NUMBER = "(\\d+(?:\\.\\d+)?)";
+    private static final Pattern FIGURES = Pattern.compile("^- (\\w+Benchmark) (\\w+)=(\\w+): (\\w+) " + NUMBER
+        + " \\(\\+-(\\d+) %\\) -> (\\w+) " + NUMBER + " \\(\\+-(\\d+) %\\) ns/op; (\\d+) -> (\\d+) B/op$");
+
+    private QuotedResults() {
+    }
+
+    /**
+     * The Result section: from the line that starts with "Result (" to the "---" line that ends the message, or to the
+     * end of a message without it (PatchGenerator.messagePart); trailing empty lines are no part of it.
+     */
+    static List<String> section(String message) {
+        List<String> lines = List.of(message.split("\n", -1));
+        int start = -1;
+        int end = lines.size();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("Result (")) {
+                start = i;
+            } else if (lines.get(i).equals("---") && start >= 0) {
+                end = i;
+                break;
+            }
+        }
+        if (start < 0) {
+            return List.of();
+        }
+        while (end > start + 1 && lines.get(end - 1).isBlank()) {
+            end--;
+        }
+        return lines.subList(start, end);
+    }
+
+    /** Every way the message's Result differs from the file it names; empty when each figure is the file's. */
+    static List<String> problems(String message, Path projectRoot) {
+        List<String> problems = new ArrayList<>();
+        List<String> section = section(message);
+        if (section.isEmpty()) {
+            problems.add("no Result section ('Result (' ... '---')");
+            return problems;
+        }
+        Matcher header = HEADER.matcher(section.get(0));
+        if (!header.matches()) {
+            problems.add("the Result quotes no " + FILES + "jmh-*.json in the form 'Result (JMH <v>, JDK <v>, <n> forks x"
+                + " (<w> + <i>) x <t>, -prof gc: " + FILES + "jmh-<line>-<date>.json ...):', got: " + section.get(0));
+            return problems;
+        }
+        Path file = projectRoot.resolve(header.group(7));
+        if (!Files.isRegularFile(file)) {
+            problems.add("the Result quotes " + header.group(7) + ", which is not committed");
+            return problems;
+        }
+        List<JsonObject> rows = rows(file);
+        String settings = "JMH " + header.group(1) + ", JDK " + header.group(2) + ", " + header.group(3) + " forks x ("
+            + header.group(4) + " + " + header.group(5) + ") x " + header.group(6);
+        if (Integer.parseInt(header.group(3)) < MIN_FORKS || seconds(header.group(6)) < 1) {
+            problems.add("not a quotable run (>= " + MIN_FORKS + " forks, >= 1 s iterations): " + settings);
+        }
+        int figures = 0;
+        for (String line : section.subList(1, section.size())) {
+            Matcher f = FIGURES.matcher(line);
+            if (f.matches()) {
+                figures++;
+                check(f, rows, settings, header.group(7), problems);
+            } else if (line.contains("ns/op") || line.contains("B/op") || line.contains("->")) {
+                problems.add("a figure not in the form '- <Benchmark> <param>=<value>: <stock> <ns> (+-<e> %) -> <patched>"
+                    + " <ns> (+-<e> %) ns/op; <B> -> <B> B/op': " + line);
+            }
+        }
+        if (figures == 0) {
+            problems.add("the Result quotes no figure from " + header.group(7));
+        }
+        return problems;
+    }
+
+    private static void check(Matcher f, List<JsonObject> rows, String settings, String file, List<String> problems) {
+        String benchmark = f.group(1);
+        String param = f.group(2);
+        String value = f.group(3);
+        String[][] sides = {
+            {f.group(4), f.group(5), f.group(6), f.group(10)},
+            {f.group(7), f.group(8), f.group(9), f.group(11)}};
+        for (String[] side : sides) {
+            String what = benchmark + "." + side[0] + " " + param + "=" + value;
+            JsonObject row = find(rows, benchmark, side[0], param, value);
+            if (row == null) {
+                problems.add(file + " has no " + what);
+                continue;
+            }
+            String rowSettings = "JMH " + row.get("jmhVersion").getAsString() + ", JDK " + row.get("jdkVersion").getAsString()
+                + ", " + row.get("forks").getAsInt() + " forks x (" + row.get("warmupIterations").getAsInt() + " + "
+                + row.get("measurementIterations").getAsInt() + ") x " + row.get("measurementTime").getAsString();
+            if (!rowSettings.equals(settings)) {
+                problems.add(what + " ran with " + rowSettings + ", the Result says " + settings);
+            }
+            JsonObject primary = row.getAsJsonObject("primaryMetric");
+            if (!"ns/op".equals(primary.get("scoreUnit").getAsString())) {
+                problems.add(what + " is in " + primary.get("scoreUnit").getAsString() + ", not ns/op");
+            }
+            double score = primary.get("score").getAsDouble();
+            expect(problems, what + " ns/op", side[1], score);
+            if (!primary.get("scoreError").getAsJsonPrimitive().isNumber()) {
+                problems.add(what + " has no error estimate in the file (" + primary.get("scoreError") + ")");
+            } else {
+                expect(problems, what + " error %", side[2], 100 * primary.get("scoreError").getAsDouble() / score);
+            }
+            JsonObject secondary = row.getAsJsonObject("secondaryMetrics");
+            if (secondary == null || !secondary.has("gc.alloc.rate.norm")) {
+                problems.add(what + " has no gc.alloc.rate.norm (-prof gc)");
+            } else {
+                expect(problems, what + " B/op", side[3],
+                    secondary.getAsJsonObject("gc.alloc.rate.norm").get("score").getAsDouble());
+            }
+        }
+    }
+
+    /** The printed figure must be the file's value rounded half up to as many decimals as it is printed with. */
+    private static void expect(List<String> problems, String what, String printed, double actual) {
+        int decimals = printed.contains(".") ? printed.length() - printed.indexOf('.') - 1 : 0;
+        String recomputed = BigDecimal.valueOf(actual).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
+        if (!recomputed.equals(printed)) {
+            problems.add(what + ": the Result says " + printed + ", the file " + recomputed + " (" + actual + ")");
+        }
+    }
+
+    private static JsonObject find(List<JsonObject> rows, String benchmark, String method, String param, String value) {
+        for (JsonObject r : rows) {
+            String name = r.get("benchmark").getAsString();
+            JsonObject params = r.getAsJsonObject("params");
+            if (name.endsWith("." + benchmark + "." + method) && params != null && params.has(param)
+                && params.get(param).getAsString().equals(value)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static List<JsonObject> rows(Path file) {
+        try {
+            List<JsonObject> rows = new ArrayList<>();
+            for (JsonElement e : JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonArray()) {
+                rows.add(e.getAsJsonObject());
+            }
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** JMH's time value ("1 s", "500 ms") in seconds. */
+    private static double seconds(String time) {
+        String[] parts = time.split(" ");
+        double n = Double.parseDouble(parts[0]);
+        return switch (parts[1]) {
+            case "s" -> n;
+            case "ms" -> n / 1000;
+            case "min" -> n * 60;
+            default -> 0;
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package io.hotpath.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Result check on a canned result file (test resources quoted-results/docs/results/jmh-9.9.9-2026-01-01.json:
+ * 125.55 ns/op +- 13.81, 264.004 B/op, ...), with a control for every way a Result can go wrong.
+ */
+class QuotedResultsTest {
+
+    private static final String HEADER = "Result (JMH 1.37, JDK 17.0.15, 4 forks x (3 + 5) x 1 s, -prof gc:"
+        + " docs/results/jmh-9.9.9-2026-01-01.json from `bin/hotpath jmh --line 9.9.9`; stock -> patched, ns/op"
+        + " (+- JMH's 99.9 % error) and B/op):";
+    private static final String SMALL = "- PropertiesEncodeBenchmark corpus=small5: upstream490 125.6 (+-11 %) -> hotpath"
+        + " 77.9 (+-7 %) ns/op; 264 -> 144 B/op";
+    private static final String LARGE = "- PropertiesEncodeBenchmark corpus=large12: upstream490 1822 (+-7 %) -> hotpath"
+        + " 815.8 (+-5 %) ns/op; 1595 -> 506 B/op";
+
+    private static Path root;
+
+    @BeforeAll
+    static void cannedRoot() throws URISyntaxException {
+        root = Paths.get(QuotedResultsTest.class.getResource("quoted-results/docs/results").toURI()).getParent().getParent();
+    }
+
+    private static String message(String... result) {
+        return "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: x <x@y>\nDate: now\n"
+            + "Subject: [PATCH] common: codec\n\nMotivation:\nm\n\nModification:\nm\n\n" + String.join("\n", result)
+            + "\n---\n common/Foo.java | 1 +\n";
+    }
+
+    @Test
+    void aResultWhoseEveryFigureIsTheFilesPasses() {
+        assertThat(QuotedResults.problems(message(HEADER, "A note without figures.", SMALL, LARGE), root)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} printed as {2}")
+    @CsvSource({
+        "stock ns/op,     125.6 (,   125.5 (",
+        "stock error,     (+-11 %) -> hotpath, (+-10 %) -> hotpath",
+        "patched ns/op,   77.9 (,    78.0 (",
+        "patched error,   (+-7 %) ns/op, (+-6 %) ns/op",
+        "stock B/op,      264 ->,    263 ->",
+        "patched B/op,    144 B/op,  145 B/op",
+        "stock method,    upstream490, upstream498",
+        "param value,     corpus=small5, corpus=medium3"})
+    void anyFigureThatIsNotTheFilesFails(String what, String from, String to) {
+        assertThat(SMALL).contains(from);
+        assertThat(QuotedResults.problems(message(HEADER, SMALL.replace(from, to), LARGE), root)).as(what).isNotEmpty();
+    }
+
+    @Test
+    void aFigureIsCheckedAtThePrecisionItIsPrintedWith() {
+        // 125.55 half up: 126 at no decimals, 125.6 at one, 125.55 at two; 125.5 is none of them
+        for (String printed : new String[] {"126", "125.55"}) {
+            assertThat(QuotedResults.problems(message(HEADER, SMALL.replace("125.6", printed)), root)).as(printed).isEmpty();
+        }
+    }
+
+    @Test
+    void aResultThatQuotesNoFileFails() throws IOException {
+        String today = "Result (JMH 1.37 via `bin/hotpath jmh --forks 4`, JDK 17, 4 forks x 5 x 1 s, -prof gc):";
+        assertThat(QuotedResults.problems(message(today, "- encode small5  A 155.8 -> 87.3 ns/op; 480 -> 144 B/op"), root))
+            .singleElement().asString().contains("quotes no docs/results/jmh-*.json");
+        // the same for every patch of the line as it stood before the check (the control on real messages)
+        Path patch = BuiltDistributions.projectRoot().resolve("patches/4.9.0/0001-common-message-properties-codec.patch");
+        String real = PatchGenerator.messagePart(Files.readString(patch, StandardCharsets.UTF_8));
+        if (!real.contains(": docs/results/jmh-")) {
+            assertThat(QuotedResults.problems(real, BuiltDistributions.projectRoot()))
+                .singleElement().asString().contains("quotes no docs/results/jmh-*.json");
+        }
+    }
+
+    @Test
+    void theSectionEndsAtTheMessagesEndWithoutTheSeparator() {
+        String message = message(HEADER, SMALL);
+        assertThat(QuotedResults.problems(message.substring(0, message.indexOf("---\n")) + "\n", root)).isEmpty();
+    }
+
+    @Test
+    void aFileThatIsNotCommittedFails() {
+        assertThat(QuotedResults.problems(message(HEADER.replace("2026-01-01", "2026-01-09"), SMALL), root))
+            .singleElement().asString().contains("not committed");
+    }
+
+    @Test
+    void aRunOfFewerThanFourForksIsNotQuotable() {
+        String oneFork = HEADER.replace("4 forks", "1 forks").replace("2026-01-01", "2026-01-02");
+        assertThat(QuotedResults.problems(message(oneFork, SMALL), root)).anySatisfy(p -> assertThat(p).contains("not a quotable run"));
+    }
+
+    @Test
+    void headerSettingsMustBeTheFiles() {
+        assertThat(QuotedResults.problems(message(HEADER.replace("(3 + 5)", "(3 + 10)"), SMALL), root))
+            .anySatisfy(p -> assertThat(p).contains("ran with"));
+    }
+
+    @Test
+    void aFigureOutsideTheStrictFormFails() {
+        assertThat(QuotedResults.problems(message(HEADER, SMALL, "- CommitLog: 1334 -> 1323 B/msg"), root))
+            .singleElement().asString().contains("not in the form");
+        assertThat(QuotedResults.problems(message(HEADER, "encode small5 145.0 ns/op"), root)).hasSize(2);
+    }
+}
