@@ -46,7 +46,7 @@ public final class ClusterSession {
         this.console = console;
     }
 
-    public List<LiveSession.Result> run(String dist, String line, int seconds, int warmupSeconds, int messages, int threads,
+    public List<LiveSession.Result> run(String dist, String line, int seconds, int warmupSeconds, int messages, int threads, int rate,
             Set<ProfileEvent> events, CpuEngine forcedEngine) {
         Path smokeScript = root.resolve("bin/lib/smoke.sh");
         if (!Files.isRegularFile(smokeScript)) {
@@ -54,7 +54,7 @@ public final class ClusterSession {
         }
         LiveSession.createDirectories(dir);
         Path recordFile = dir.resolve(RunRecord.FILE);
-        List<String> command = smokeCommand(root, dist, line, messages, threads, recordFile);
+        List<String> command = smokeCommand(root, dist, line, messages, threads, rate, recordFile);
         console.println("hotpath: " + String.join(" ", command));
         List<LiveSession.Result> results;
         int exit;
@@ -81,10 +81,18 @@ public final class ClusterSession {
         return results;
     }
 
-    /** bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}. */
-    static List<String> smokeCommand(Path root, String dist, String line, int messages, int threads, Path recordFile) {
-        return List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist, "--line", line,
-            "-n", Integer.toString(messages), "-w", Integer.toString(threads), "--run-record", recordFile.toString());
+    /**
+     * bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}; paced at
+     * {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below saturation).
+     */
+    static List<String> smokeCommand(Path root, String dist, String line, int messages, int threads, int rate, Path recordFile) {
+        List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist,
+            "--line", line, "-n", Integer.toString(messages), "-w", Integer.toString(threads)));
+        if (rate > 0) {
+            command.addAll(List.of("--rate", Integer.toString(rate)));
+        }
+        command.addAll(List.of("--run-record", recordFile.toString()));
+        return command;
     }
 
     /** The record once the smoke has started its load; fails when the smoke exits or times out first. */

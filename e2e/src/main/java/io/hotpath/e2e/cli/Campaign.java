@@ -25,8 +25,9 @@ import java.util.Map;
  * the arms are stock and patched of several lines, each round running every arm once
  * ({@link CampaignOptions#roundOrder}). {@code --ci} runs
  * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}.
- * Exit 0 when every run passed (no acknowledged message lost), 1 otherwise, 2 on bad input. Runs inside
- * bin/lib/smoke.sh's private namespace, like the smoke (same system properties).
+ * Exit 0 when every run passed (no acknowledged message lost, no failed send its fault does not expect: a
+ * saturated {@code --rate 0} round the broker answered with flow control fails too), 1 otherwise, 2 on bad
+ * input. Runs inside bin/lib/smoke.sh's private namespace, like the smoke (same system properties).
  */
 public final class Campaign {
 
@@ -125,9 +126,8 @@ public final class Campaign {
 
     private static boolean verdict(List<SmokeResult> results, List<StoreCompatibilityCheck.Check> checks) {
         List<String> failures = new ArrayList<>();
-        results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": lost "
-                + r.delivery().lost() + ", corrupt " + r.delivery().corrupt() + ", misplaced " + r.delivery().misplaced()
-                + ", acked " + r.load().acked()));
+        results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": "
+                + String.join("; ", r.failureReasons())));
         checks.stream().filter(c -> !c.report().passed()).forEach(c -> failures.add(c.phase() + " " + c.topic() + ": lost "
                 + c.report().lost() + ", corrupt " + c.report().corrupt()));
         if (!failures.isEmpty()) {

@@ -20,8 +20,10 @@ import io.hotpath.e2e.load.LoadWindowRecorder;
 import io.hotpath.e2e.load.ConsumerSendBacks;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.load.SeededMessages;
+import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.network.ClusterNetwork;
 import io.hotpath.e2e.report.BrokerFlightRecording;
+import io.hotpath.e2e.report.FailedSends;
 import io.hotpath.e2e.report.RunMetrics;
 import io.hotpath.e2e.report.RunRecord;
 import io.hotpath.e2e.report.SmokeResult;
@@ -47,8 +49,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code bin/hotpath smoke}: for each requested distribution, start a fresh 2m-2s cluster
  * ({@link LocalCluster}), send N messages ({@link LoadProducer}), read everything back
  * ({@link Verifier}), stop the cluster, print the result; with several distributions also a
- * side-by-side table. Exit 0 when every run passed, 1 on a lost or corrupt message or a run
- * error, 2 on bad input.
+ * side-by-side table. Exit 0 when every run passed, 1 on a lost or corrupt message, a send that failed
+ * for a reason its {@code --fault} does not expect ({@link FailedSends}) or a run error, 2 on bad input.
  *
  * <p>RocketMQ 4.9.0 binds its servers to 0.0.0.0, so this refuses to start brokers unless it
  * runs in a private network namespace with only loopback (bin/lib/smoke.sh arranges that) or
@@ -184,8 +186,7 @@ public final class ClusterSmoke {
         }
         if (!results.stream().allMatch(SmokeResult::passed)) {
             Console.error("smoke failed: " + results.stream().filter(r -> !r.passed())
-                    .map(r -> r.flavor() + " lost " + r.delivery().lost() + ", corrupt " + r.delivery().corrupt()
-                            + ", misplaced " + r.delivery().misplaced() + " (" + r.runDir() + ")").toList());
+                    .map(r -> r.flavor() + " " + String.join("; ", r.failureReasons()) + " (" + r.runDir() + ")").toList());
         }
         return passed;
     }
@@ -282,13 +283,25 @@ public final class ClusterSmoke {
             }
         }
         SmokeResult result = new SmokeResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
-                verified.extraReadBacks(), bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
+                verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }
         result.writeJson();
         record.update(record.current().stopped(result.passed()));
         return result;
+    }
+
+    /** Every send of the run that was not acknowledged, by phase: the load, then the extra sends in the order they ran. */
+    private static FailedSends failedSends(SmokeOptions options, Distribution distribution, LoadResult load, ExtraSends extra) {
+        Map<String, SendLedger> ledgers = new LinkedHashMap<>();
+        ledgers.put(FailedSends.LOAD, load.ledger());
+        ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
+        ledgers.put(RelaySends.TOPIC + " by 4.9.0", extra.relay().ledger());
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            ledgers.put(newer.client().topic() + " by " + newer.client().release(), newer.ledger());
+        }
+        return FailedSends.of(options.fault(), distribution.release(), ledgers);
     }
 
     private static List<RunRecord.Node> nodes(LocalCluster cluster) {
@@ -416,7 +429,9 @@ public final class ClusterSmoke {
         int capacity = (int) Math.min(50_000_000L, (long) seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
         LoadResult result = new LoadProducer(cluster.namesrvAddress(),
                 new LoadProducer.LoadSpec(warmup, capacity, options.threads(), seconds, options.rate())).run();
-        Console.progress("warm-up done: %d acked, %d failed", result.acked(), result.failed());
+        // discarded like the rest of the warm-up (not in the verdict), but said by reason
+        Console.progress("warm-up done: %d acked, %d failed%s", result.acked(), result.failed(),
+                result.failed() == 0 ? "" : " " + result.ledger().failuresByReason());
     }
 
     /** Fires a mid-run {@link FaultScenario} half-way through the load on a thread of its own. */

@@ -12,11 +12,15 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * another: the smoke's controller (rocketmq-client 4.9.0) reads back what the 4.9.8 child JVM
  * acknowledged, and the child reads back what the controller's compat sends acknowledged. One line
  * per sequence number that was handed to the producer: {@code seq outcome [topic broker queueId
- * queueOffset msgId]}, the position only where the broker answered.
+ * queueOffset msgId]}, the position only where the broker answered; then one line per reason a send failed
+ * for ({@link SendLedger#failuresByReason()}): {@code failures reason count}, so that the other JVM's verdict
+ * can tell expected failures from unexpected ones.
  */
 public final class LedgerFile {
 
     private static final String HEADER = "# seq\toutcome\ttopic\tbroker\tqueueId\tqueueOffset\tmsgId";
+
+    private static final String FAILURES = "failures";
 
     private LedgerFile() {
     }
@@ -36,6 +40,8 @@ public final class LedgerFile {
             }
             out.append('\n');
         }
+        ledger.failuresByReason().forEach((reason, count) -> out.append(FAILURES).append('\t').append(reason.replace('\t', ' '))
+            .append('\t').append(count).append('\n'));
         Files.writeString(file, out, StandardCharsets.UTF_8);
     }
 
@@ -53,6 +59,10 @@ public final class LedgerFile {
             }
             if (ledger == null) {
                 throw new IOException(file + ": a result before the size line: " + line);
+            }
+            if (f[0].equals(FAILURES)) {
+                ledger.restoreFailures(f[1], Long.parseLong(f[2]));
+                continue;
             }
             SendLedger.Outcome outcome = SendLedger.Outcome.valueOf(f[1]);
             if (f.length >= 7) {

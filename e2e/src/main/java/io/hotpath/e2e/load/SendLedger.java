@@ -13,6 +13,7 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
 
 /**
  * What happened to every message of a run, indexed by sequence number: the outcome of
@@ -100,7 +101,8 @@ public final class SendLedger {
 
     /**
      * A result read from another JVM's ledger ({@link LedgerFile}): outcome and acknowledged position
-     * only. Round-trip times and failure reasons stay with the process that sent.
+     * only. Round-trip times stay with the process that sent; failure counts by reason come with
+     * {@link #restoreFailures}.
      */
     void restore(int seq, Outcome restored, MessageQueue queue, long offset, String id) {
         outcome[seq] = (byte) restored.ordinal();
@@ -231,18 +233,36 @@ public final class SendLedger {
         exampleByReason.putIfAbsent(reason, example);
     }
 
-    /** Stable, low-cardinality reason: exception type, broker/client response code, cause type. */
+    /**
+     * Stable, low-cardinality reason: exception type, broker/client response code, cause type (with its code).
+     * The client's own send timeout gets a name of its own, "call timeout": rocketmq-client throws
+     * RemotingTooMuchRequestException("sendDefaultImpl call timeout") when a send's time budget ran out, the same
+     * type it throws when its async request semaphore is exhausted, and the fault scenarios expect the one and not the other.
+     */
     static String reason(Throwable error) {
-        StringBuilder reason = new StringBuilder(error.getClass().getSimpleName());
-        if (error instanceof MQBrokerException broker) {
-            reason.append(" code ").append(broker.getResponseCode());
-        } else if (error instanceof MQClientException client && client.getResponseCode() != -1) {
-            reason.append(" code ").append(client.getResponseCode());
-        }
+        StringBuilder reason = new StringBuilder(describe(error));
         if (error.getCause() != null && error.getCause() != error) {
-            reason.append(" caused by ").append(error.getCause().getClass().getSimpleName());
+            reason.append(" caused by ").append(describe(error.getCause()));
         }
         return reason.toString();
+    }
+
+    private static String describe(Throwable error) {
+        StringBuilder out = new StringBuilder(error.getClass().getSimpleName());
+        if (error instanceof MQBrokerException broker) {
+            out.append(" code ").append(broker.getResponseCode());
+        } else if (error instanceof MQClientException client && client.getResponseCode() != -1) {
+            out.append(" code ").append(client.getResponseCode());
+        }
+        if (error instanceof RemotingTooMuchRequestException && String.valueOf(error.getMessage()).contains("call timeout")) {
+            out.append(" call timeout");
+        }
+        return out.toString();
+    }
+
+    /** Failure counts by reason read from another JVM's ledger ({@link LedgerFile}): its outcomes were restored one by one. */
+    void restoreFailures(String reason, long count) {
+        failuresByReason.computeIfAbsent(reason, r -> new LongAdder()).add(count);
     }
 
     private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {

@@ -17,7 +17,9 @@ import java.util.function.Function;
  * arm), with whether the difference is resolvable: only when the two arms' min-max ranges do not overlap and
  * the medians differ by more than the larger relative spread of one arm (its A/A spread, the round-to-round
  * noise). With one round per arm nothing is resolvable, and the report says so. CPU figures of a round where
- * other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped.
+ * other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped; a round whose other-process CPU
+ * could not be measured is "unknown", never quiet, and the report counts those. Every round's failed sends are listed
+ * by reason, expected by its fault or not ({@link FailedSends}).
  */
 public final class CampaignReport {
 
@@ -108,7 +110,12 @@ public final class CampaignReport {
     }
 
     private static boolean busy(Round round) {
-        return round.result().metrics() != null && round.result().metrics().busyMachine();
+        return machine(round) == RunMetrics.MachineLoad.BUSY;
+    }
+
+    /** A round without cost figures is as unknown as one whose other-process CPU could not be measured. */
+    static RunMetrics.MachineLoad machine(Round round) {
+        return round.result().metrics() == null ? RunMetrics.MachineLoad.UNKNOWN : round.result().metrics().machineLoad();
     }
 
     List<String> scenarios() {
@@ -225,11 +232,8 @@ public final class CampaignReport {
                 + " measured exactly (CommitLog bytes) needs no such caution.");
         out.append(arms.size() > 2 ? " With " + (arms.size() - 1) + " arms against one baseline, the chance that any of"
                 + " them separates by chance is up to " + (arms.size() - 1) + " times that p.\n" : "\n");
-        long busy = rounds.stream().filter(CampaignReport::busy).count();
-        out.append(busy == 0
-                ? "Every round ran on a quiet machine (no other process used noticeable CPU during its measured window).\n"
-                : busy + " of " + rounds.size() + " rounds ran while other processes used noticeable CPU: their CPU figures are"
-                    + " dropped, and TPS / latency of the whole campaign are not quotable.\n");
+        out.append(machineLine());
+        out.append(failedSendsLine(options));
         out.append("What to expect: the patched hot paths save a few hundred ns per message, under 1 % of a master's CPU per"
                 + " message, so CPU and TPS differences between a line's stock and patched builds are expected to stay within"
                 + " the A/A spread; CommitLog bytes and allocated bytes per message are the metrics that must resolve.");
@@ -237,25 +241,30 @@ public final class CampaignReport {
         for (String scenario : scenarios()) {
             out.append("\n## ").append(scenario).append("\n\n");
             List<Comparison> comparisons = comparisons(scenario);
-            figures(out, scenario, comparisons);
+            figures(out, scenario, comparisons, options.rate() == 0);
             ratios(out, comparisons);
             out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
         }
-        out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed | lost | busy machine | run dir |\n|---|---:|---|---|---:|---:|---:|---|---|\n");
+        out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed sends (unexpected) | lost | machine | run dir |"
+                + "\n|---|---:|---|---|---:|---:|---:|---|---|\n");
         for (Round round : rounds) {
             SmokeResult r = round.result();
-            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d | %d | %s | %s |%n", round.scenario(), round.round(),
-                    round.arm().label(), r.verdict(), r.load().acked(), r.load().failed(), r.delivery().lost(),
-                    r.metrics() == null ? "n/a" : r.metrics().busyMachine() ? "yes" : "no", r.runDir().getFileName()));
+            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d (%d) | %d | %s | %s |%n", round.scenario(), round.round(),
+                    round.arm().label(), r.verdict(), r.load().acked(), r.failedSends().total(), r.failedSends().unexpected(),
+                    r.delivery().lost(), machine(round).label(), r.runDir().getFileName()));
         }
+        failedSendsTable(out);
         StringJoiner charts = new StringJoiner(", ", "\nCharts (one bar per arm): ", "\n");
         CHARTS.forEach(chart -> charts.add(chart.file()));
         out.append(charts);
         return out.toString();
     }
 
-    /** Per metric each arm's median [min-max] (n), and the lost messages, which must be 0. */
-    private void figures(StringBuilder out, String scenario, List<Comparison> comparisons) {
+    /**
+     * Per metric each arm's median [min-max] (n), the lost messages and the unexpected failed sends, which must be 0, and
+     * for a {@code saturated} (unpaced) campaign the load's flow-control rejections per second.
+     */
+    private void figures(StringBuilder out, String scenario, List<Comparison> comparisons, boolean saturated) {
         StringJoiner head = new StringJoiner(" | ", "| metric | ", " |\n");
         StringJoiner rule = new StringJoiner("|", "|---|", "|\n");
         for (Arm arm : arms) {
@@ -284,6 +293,83 @@ public final class CampaignReport {
             lost.add(total + " in " + armRounds.size() + " rounds" + (total == 0 ? "" : " (FAIL)"));
         }
         out.append(lost);
+        StringJoiner unexpected = new StringJoiner(" | ", "| failed sends, unexpected (must be 0) | ", " |\n");
+        for (Arm arm : arms) {
+            List<Round> armRounds = rounds(scenario, arm);
+            long total = armRounds.stream().mapToLong(r -> r.result().failedSends().unexpected()).sum();
+            long expected = armRounds.stream().mapToLong(r -> r.result().failedSends().expected()).sum();
+            unexpected.add(total + " in " + armRounds.size() + " rounds" + (expected == 0 ? "" : ", expected by the fault " + expected)
+                    + (total == 0 ? "" : " (FAIL)"));
+        }
+        out.append(unexpected);
+        if (saturated) {
+            // beside TPS: how far a saturated arm was over what the broker holds
+            StringJoiner rejected = new StringJoiner(" | ", "| rejected by flow control (/s, median [min-max]) | ", " |\n");
+            for (Arm arm : arms) {
+                List<Double> perSecond = rounds(scenario, arm).stream().map(r -> rejectionsPerSecond(r.result())).sorted().toList();
+                rejected.add(perSecond.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(BarChart.median(perSecond)),
+                        num(perSecond.get(0)), num(perSecond.get(perSecond.size() - 1)), perSecond.size()));
+            }
+            out.append(rejected);
+        }
+    }
+
+    /** The load's flow-control rejections per second, all reasons together. */
+    static double rejectionsPerSecond(SmokeResult result) {
+        return result.failedSends().rejectionsPerSecond(result.load().seconds()).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** Whether the rounds' machine was quiet: a round counts as quiet only when measured so. */
+    private String machineLine() {
+        long busy = rounds.stream().filter(r -> machine(r) == RunMetrics.MachineLoad.BUSY).count();
+        long unknown = rounds.stream().filter(r -> machine(r) == RunMetrics.MachineLoad.UNKNOWN).count();
+        if (busy == 0 && unknown == 0) {
+            return "Every round ran on a quiet machine (no other process used noticeable CPU during its measured window).\n";
+        }
+        StringBuilder out = new StringBuilder();
+        if (busy > 0) {
+            out.append(busy).append(" of ").append(rounds.size()).append(" rounds ran while other processes used noticeable CPU: their"
+                    + " CPU figures are dropped, and TPS / latency of the whole campaign are not quotable.");
+        }
+        if (unknown > 0) {
+            out.append(busy > 0 ? " " : "").append(unknown).append(" of ").append(rounds.size()).append(" rounds ran on a machine whose"
+                    + " other processes' CPU could not be measured (machine \"unknown\" below): they are not known to be quiet; their"
+                    + " CPU figures are kept, so a difference that rests on them is not confirmed.");
+        }
+        return out.append('\n').toString();
+    }
+
+    /** The campaign's failed sends in one sentence: none, or how many rounds had unexpected ones. */
+    private String failedSendsLine(CampaignOptions options) {
+        long failing = rounds.stream().filter(r -> r.result().failedSends().unexpected() > 0).count();
+        long withExpected = rounds.stream().filter(r -> r.result().failedSends().expected() > 0).count();
+        String rule = options.rate() == 0 ? " Saturated (unpaced) rounds report flow-control rejections per second beside TPS; a"
+                + " rejection still fails its round." : "";
+        if (failing == 0) {
+            return "Every send was acknowledged" + (withExpected == 0 ? "" : " or failed as its fault expects (" + withExpected + " rounds)")
+                    + "." + rule + "\n";
+        }
+        return failing + " of " + rounds.size() + " rounds had sends that failed for a reason no fault expects (listed under"
+                + " Failed sends): those rounds FAIL." + rule + "\n";
+    }
+
+    /** Every round's failed sends by phase and reason, expected or not; nothing when every send was acknowledged. */
+    private void failedSendsTable(StringBuilder out) {
+        List<String> rows = new ArrayList<>();
+        for (Round round : rounds) {
+            FailedSends failed = round.result().failedSends();
+            for (FailedSends.Row row : failed.rows()) {
+                rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d | %s |%n", round.scenario(), round.round(),
+                        round.arm().label(), row.phase(), row.reason(), row.sends(), failed.verdict(row)));
+            }
+        }
+        out.append("\n## Failed sends\n\n");
+        if (rows.isEmpty()) {
+            out.append("None: every send of every round was acknowledged.\n");
+            return;
+        }
+        out.append("| scenario | round | arm | phase | reason | sends | verdict |\n|---|---:|---|---|---|---:|---|\n");
+        rows.forEach(out::append);
     }
 
     /** Every other arm against the baseline, metric by metric: the ratio of medians and the verdict beside it. */
@@ -324,6 +410,11 @@ public final class CampaignReport {
             fields.add("\"otherCpuSeconds\": " + (metrics == null || metrics.otherCpuMicros() < 0 ? "null"
                     : String.format(Locale.ROOT, "%.2f", metrics.otherCpuMicros() / 1e6)));
             fields.add("\"busyMachine\": " + (metrics != null && metrics.busyMachine()));
+            fields.add("\"machine\": \"" + machine(round).label() + "\"");
+            FailedSends failed = round.result().failedSends();
+            fields.add("\"failedSends\": " + failed.json()).add("\"failedSendsUnexpected\": " + failed.unexpected())
+                    .add("\"failedSendsExpected\": " + failed.expected())
+                    .add("\"rejectionsPerSecond\": " + String.format(Locale.ROOT, "%.3f", rejectionsPerSecond(round.result())));
             fields.add("\"masterThreadCpuMicrosPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadMicrosPerMessage())));
             roundsJson.add(fields.toString());
         }

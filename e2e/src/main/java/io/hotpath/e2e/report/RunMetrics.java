@@ -20,7 +20,8 @@ import java.util.StringJoiner;
  * group ({@link ThreadGroupCpu}), null when a master was killed or restarted in the window.
  *
  * <p>{@code otherCpuMicros}: machine busy time in the window minus what the cluster and the load
- * generator used; a large share means another process competed and the window's CPU figures are suspect.
+ * generator used; a large share means another process competed and the window's CPU figures are suspect;
+ * -1 when it could not be measured, and then the window is {@link MachineLoad#UNKNOWN}, never quiet.
  */
 public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
                          ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
@@ -140,9 +141,31 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         return commitLog.records() == 0 ? -1 : commitLog.bytesPerRecord();
     }
 
-    /** True when other processes used more than {@link #OTHER_CPU_FLAG_SHARE} of the machine during the window. */
+    /** Whether other processes competed for the machine during the load window. */
+    public enum MachineLoad {
+        /** other processes used at most {@link #OTHER_CPU_FLAG_SHARE} of the machine */
+        QUIET,
+        /** other processes used more: the window's CPU figures are suspect */
+        BUSY,
+        /** other processes' CPU could not be measured (a node's or the machine's counters missing): not known to be quiet */
+        UNKNOWN;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public MachineLoad machineLoad() {
+        if (otherCpuMicros < 0) {
+            return MachineLoad.UNKNOWN;
+        }
+        return otherCpuMicros > OTHER_CPU_FLAG_SHARE * windowSeconds * 1e6 * Runtime.getRuntime().availableProcessors()
+                ? MachineLoad.BUSY : MachineLoad.QUIET;
+    }
+
+    /** True when other processes used more than {@link #OTHER_CPU_FLAG_SHARE} of the machine during the window; false when quiet or unknown. */
     public boolean busyMachine() {
-        return otherCpuMicros >= 0 && otherCpuMicros > OTHER_CPU_FLAG_SHARE * windowSeconds * 1e6 * Runtime.getRuntime().availableProcessors();
+        return machineLoad() == MachineLoad.BUSY;
     }
 
     public String summaryLines() {
@@ -151,7 +174,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                         + " slaves user %s / sys %s us, load generator %s us; other processes %s%n",
                 windowSeconds, n(masterMicrosPerMessage()), n(masterUserMicrosPerMessage()), n(masterSystemMicrosPerMessage()),
                 n(slaveUserMicrosPerMessage()), n(slaveSystemMicrosPerMessage()), n(loadGeneratorMicrosPerMessage()),
-                otherCpuMicros < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f s%s", otherCpuMicros / 1e6, busyMachine() ? " (BUSY: CPU figures suspect)" : "")));
+                otherCpuMicros < 0 ? "unknown (not measured: the window may not have been quiet)" : String.format(Locale.ROOT, "%.2f s%s", otherCpuMicros / 1e6, busyMachine() ? " (BUSY: CPU figures suspect)" : "")));
         out.append(String.format(Locale.ROOT, "  masters: allocated %s B per acked message (JFR thread allocation counters),"
                         + " GC %s pauses totalling %s ms (max %s ms); CommitLog %s B per stored %s record (%d records)%n",
                 n(masterAllocatedBytesPerMessage()), masterGcCount < 0 ? "n/a" : Integer.toString(masterGcCount),
@@ -192,6 +215,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 .add(f("loadGeneratorCpuMicrosPerMsg", loadGeneratorMicrosPerMessage()))
                 .add(f("otherCpuSeconds", otherCpuMicros < 0 ? -1 : otherCpuMicros / 1e6))
                 .add("\"busyMachine\": " + busyMachine())
+                .add("\"machine\": \"" + machineLoad().label() + "\"")
                 .add(f("masterAllocatedBytesPerMsg", masterAllocatedBytesPerMessage()))
                 .add(f("masterGcCount", masterGcCount))
                 .add(f("masterGcPauseMsTotal", masterGcPauseMillisTotal))

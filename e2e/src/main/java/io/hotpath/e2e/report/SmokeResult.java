@@ -14,27 +14,50 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * One smoke run on one distribution: what was sent, what was read back, and the verdict. {@code delivery}
  * is every read-back in one verdict; {@code extraReadBacks} are those besides the load's, by name
- * ("hotpath_smoke_relay by 4.9.0"), already counted in {@code delivery}.
+ * ("hotpath_smoke_relay by 4.9.0"), already counted in {@code delivery}. {@code failedSends}: every send of the
+ * run (load and extra sends) that was not acknowledged, by phase and reason, judged against the run's fault.
+ *
+ * <p>A run passes when nothing acknowledged was lost or damaged, something was acknowledged, and every failed
+ * send is one its fault scenario expects ({@link FailedSends}).
  */
 public record SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                           DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
-                          double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
+                          FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
 
-    /** Without extra read-backs and cost figures ({@link #metrics()} null), on loopback. */
+    /** Without extra sends and read-backs and cost figures ({@link #metrics()} null), on loopback. */
     public SmokeResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
                        DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
-        this(flavor, distribution, runDir, options, load, delivery, Map.of(), bootSeconds, totalSeconds, null,
-            NetworkSummary.LOOPBACK);
+        this(flavor, distribution, runDir, options, load, delivery, Map.of(), FailedSends.of(options.fault(), distribution.release(),
+                Map.of(FailedSends.LOAD, load.ledger())), bootSeconds, totalSeconds, null, NetworkSummary.LOOPBACK);
     }
 
     public boolean passed() {
-        return delivery.passed() && load.acked() > 0;
+        return delivery.passed() && load.acked() > 0 && failedSends.unexpected() == 0;
+    }
+
+    /** Why the run failed, one phrase per cause ("lost 3", "unexpected failed sends 1 {MQBrokerException code 2=1}"); empty on a pass. */
+    public List<String> failureReasons() {
+        List<String> reasons = new ArrayList<>();
+        if (!delivery.passed()) {
+            reasons.add("lost " + delivery.lost() + ", corrupt " + delivery.corrupt() + ", misplaced " + delivery.misplaced());
+        }
+        if (load.acked() == 0) {
+            reasons.add("nothing acknowledged");
+        }
+        if (failedSends.unexpected() > 0) {
+            Map<String, Long> unexpected = new TreeMap<>();
+            failedSends.rows().stream().filter(r -> !r.expected())
+                    .forEach(r -> unexpected.merge(r.phase() + ": " + r.reason(), r.sends(), Long::sum));
+            reasons.add("unexpected failed sends " + failedSends.unexpected() + " " + unexpected);
+        }
+        return reasons;
     }
 
     public String verdict() {
@@ -48,8 +71,8 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         out.append(String.format(Locale.ROOT, "== %s: %s ==%n", flavor, verdict()));
         out.append(String.format(Locale.ROOT, "  sent %d, acked %d, failed %d%s, client retries %d%n",
                 load.sent(), load.acked(), load.failed(), failures(), load.clientRetries()));
-        out.append(String.format(Locale.ROOT, "  TPS %.0f acked/s over %.1f s; RT avg %.2f ms, max %.1f ms (p50 %.2f, p99 %.1f, p99.9 %.1f)%n",
-                load.tps(), load.seconds(), load.avgRtMillis(), load.maxRtMillis(), p.get("p50"), p.get("p99"), p.get("p999")));
+        out.append(String.format(Locale.ROOT, "  TPS %.0f acked/s over %.1f s%s; RT avg %.2f ms, max %.1f ms (p50 %.2f, p99 %.1f, p99.9 %.1f)%n",
+                load.tps(), load.seconds(), rejections(), load.avgRtMillis(), load.maxRtMillis(), p.get("p50"), p.get("p99"), p.get("p999")));
         out.append(String.format(Locale.ROOT, "  read back %d messages: %d acked and intact where acked, duplicates %d,"
                         + " stored but not acked %d (non-OK status %d, after an exception %d), other %d%n",
                 delivery.read(), delivery.confirmed(), delivery.duplicates(), delivery.storedUnacked(),
@@ -70,6 +93,7 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         if (!load.ledger().attemptFailuresByReason().isEmpty()) {
             out.append("  failed attempts inside the client: ").append(load.ledger().attemptFailuresByReason()).append('\n');
         }
+        out.append(failedSends.summaryLines());
         for (String problem : delivery.problems()) {
             out.append("  ").append(problem).append('\n');
         }
@@ -83,6 +107,21 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         return out.toString();
     }
 
+    /**
+     * Beside TPS, for an unpaced (saturated) run: the load's flow-control rejections per second by reason, "0/s" included,
+     * so that a saturated figure says whether the broker shed load to reach it. A paced run shows them only when there
+     * were some (they fail it either way).
+     */
+    private String rejections() {
+        Map<String, Double> perSecond = failedSends.rejectionsPerSecond(load.seconds());
+        if (perSecond.isEmpty()) {
+            return options.rate() == 0 ? ", rejected by flow control 0/s" : "";
+        }
+        StringJoiner out = new StringJoiner(", ", ", rejected by flow control ", "");
+        perSecond.forEach((reason, rate) -> out.add(String.format(Locale.ROOT, "%.1f/s (%s)", rate, reason)));
+        return out.toString();
+    }
+
     private String failures() {
         Map<String, Long> reasons = load.ledger().failuresByReason();
         return reasons.isEmpty() ? "" : " " + reasons;
@@ -93,6 +132,7 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         List<String[]> rows = new ArrayList<>();
         row(rows, results, "result", SmokeResult::verdict);
         row(rows, results, "sent / acked / failed", r -> r.load.sent() + " / " + r.load.acked() + " / " + r.load.failed());
+        row(rows, results, "failed sends unexpected / expected", r -> r.failedSends.unexpected() + " / " + r.failedSends.expected());
         row(rows, results, "client retries", r -> Long.toString(r.load.clientRetries()));
         row(rows, results, "TPS (acked/s)", r -> String.format(Locale.ROOT, "%.0f", r.load.tps()));
         row(rows, results, "RT avg / max (ms)", r -> String.format(Locale.ROOT, "%.2f / %.1f", r.load.avgRtMillis(), r.load.maxRtMillis()));
@@ -143,6 +183,12 @@ public record SmokeResult(String flavor, Distribution distribution, Path runDir,
         json.add(field("sent", load.sent())).add(field("acked", load.acked())).add(field("failed", load.failed()))
                 .add(field("clientAttempts", load.ledger().attempts())).add(field("clientRetries", load.clientRetries()));
         json.add("\"failuresByReason\": " + jsonMap(load.ledger().failuresByReason()));
+        json.add(field("fault", options.fault().option())).add("\"failedSends\": " + failedSends.json())
+                .add(field("failedSendsUnexpected", failedSends.unexpected())).add(field("failedSendsExpected", failedSends.expected()));
+        StringJoiner rejected = new StringJoiner(", ", "{", "}");
+        failedSends.rejectionsPerSecond(load.seconds()).forEach((reason, rate) -> rejected.add(quote(reason) + ": "
+                + String.format(Locale.ROOT, "%.3f", rate)));
+        json.add("\"rejectionsPerSecond\": " + rejected);
         json.add("\"attemptFailuresByReason\": " + jsonMap(load.ledger().attemptFailuresByReason()));
         json.add(field("loadSeconds", load.seconds())).add(field("tps", load.tps()))
                 .add(field("rtAvgMs", load.avgRtMillis())).add(field("rtMaxMs", load.maxRtMillis()))

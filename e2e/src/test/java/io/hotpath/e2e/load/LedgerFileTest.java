@@ -37,6 +37,9 @@ class LedgerFileTest {
         assertThat(read.msgId(0)).isEqualTo("id0");
         assertThat(List.of(read.acked(), read.notOk(), read.failed())).containsExactly(2L, 1L, 1L);
         assertThat(read.ackedQueueEnds()).isEqualTo(sent.ackedQueueEnds());
+        // the reasons travel too: the controller judges the child's failed sends against the run's fault
+        assertThat(read.failuresByReason()).isEqualTo(sent.failuresByReason())
+            .containsOnlyKeys("status SLAVE_NOT_AVAILABLE", "MQClientException");
     }
 
     @Test

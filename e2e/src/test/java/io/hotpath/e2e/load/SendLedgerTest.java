@@ -8,6 +8,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingTimeoutException;
+import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
 import org.junit.jupiter.api.Test;
 
 class SendLedgerTest {
@@ -42,6 +43,19 @@ class SendLedgerTest {
         assertThat(ledger.failuresByReason()).containsOnlyKeys("status SLAVE_NOT_AVAILABLE", "MQBrokerException code 2",
                 "MQClientException caused by RemotingTimeoutException");
         assertThat(ledger.exampleByReason().get("MQBrokerException code 2")).contains("broker busy");
+    }
+
+    @Test
+    void namesTheClientsOwnSendTimeoutApartFromOtherTooManyRequests() {
+        SendLedger ledger = new SendLedger(4);
+        ledger.recordFailure(0, new RemotingTooMuchRequestException("sendDefaultImpl call timeout"), 1_000);
+        ledger.recordFailure(1, new MQClientException("send message Exception", new RemotingTooMuchRequestException("sendDefaultImpl call timeout")), 1_000);
+        ledger.recordFailure(2, new RemotingTooMuchRequestException("invokeAsyncImpl invoke too fast"), 1_000);
+        ledger.recordFailure(3, new MQClientException("Send [2] times, still failed", new MQBrokerException(2, "busy")), 1_000);
+
+        assertThat(ledger.failuresByReason()).containsOnlyKeys("RemotingTooMuchRequestException call timeout",
+                "MQClientException caused by RemotingTooMuchRequestException call timeout", "RemotingTooMuchRequestException",
+                "MQClientException caused by MQBrokerException code 2");
     }
 
     @Test

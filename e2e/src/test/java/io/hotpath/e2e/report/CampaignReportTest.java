@@ -125,6 +125,59 @@ class CampaignReportTest {
     }
 
     @Test
+    void aRoundWhoseOtherProcessesCpuWasNotMeasuredIsUnknownNotQuiet() {
+        List<Round> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100).unknownMachine()));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90).unknownMachine()));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        String markdown = report.markdown(CampaignOptions.parse("--lines", "4.9.0"), "");
+        JsonArray json = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject().getAsJsonArray("rounds");
+
+        // before issue 21 this said "Every round ran on a quiet machine"
+        assertThat(markdown).doesNotContain("Every round ran on a quiet machine")
+                .contains("2 of 4 rounds ran on a machine whose other processes' CPU could not be measured")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | unknown |")
+                .contains("| " + SCENARIO + " | 1 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | quiet |");
+        assertThat(json.get(1).getAsJsonObject().get("machine").getAsString()).isEqualTo("unknown");
+        assertThat(json.get(0).getAsJsonObject().get("machine").getAsString()).isEqualTo("quiet");
+    }
+
+    @Test
+    void aRoundTheBrokerRejectedFailsAndTheReportListsItsFailedSendsAndRejectionsPerSecond() {
+        List<Round> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90).rejected(4)));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+        CampaignOptions saturated = CampaignOptions.parse("--lines", "4.9.0", "--rate", "0");
+
+        String markdown = report.markdown(saturated, "");
+        JsonObject round = JsonParser.parseString(report.json(saturated)).getAsJsonObject().getAsJsonArray("rounds").get(3).getAsJsonObject();
+
+        assertThat(rounds.get(3).result().verdict()).isEqualTo("FAIL");
+        assertThat(markdown).contains("1 of 4 rounds had sends that failed for a reason no fault expects")
+                .contains("| failed sends, unexpected (must be 0) | 0 in 2 rounds | 4 in 2 rounds (FAIL) |")
+                // 96 acked at 4000/s: 0.024 s of load, 4 rejections in it
+                .contains("| rejected by flow control (/s, median [min-max]) | 0.00 [0.00-0.00] (2) | 83.3 [0.00-166.7] (2) |")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 patched | FAIL | 96 | 4 (4) | 0 | quiet |")
+                .contains("## Failed sends\n\n| scenario | round | arm | phase | reason | sends | verdict |\n|---|---:|---|---|---|---:|---|\n"
+                        + "| " + SCENARIO + " | 2 | 4.9.0 patched | load | MQBrokerException code 2 | 4 | UNEXPECTED |\n");
+        assertThat(round.get("failedSendsUnexpected").getAsLong()).isEqualTo(4);
+        assertThat(round.get("rejectionsPerSecond").getAsDouble()).isCloseTo(4 / 0.024, Offset.offset(1e-3));
+        assertThat(round.getAsJsonArray("failedSends").get(0).getAsJsonObject().get("reason").getAsString())
+                .isEqualTo("MQBrokerException code 2");
+    }
+
+    @Test
+    void aCampaignWithoutFailedSendsSaysSo() {
+        List<Round> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90)));
+
+        assertThat(new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490)).markdown(CampaignOptions.parse(), ""))
+                .contains("Every round ran on a quiet machine").contains("Every send was acknowledged.")
+                .contains("## Failed sends\n\nNone: every send of every round was acknowledged.\n")
+                .doesNotContain("rejected by flow control");
+    }
+
+    @Test
     void theCrossLineJsonNamesLinesArmsAndEveryComparison() throws Exception {
         CampaignReport report = crossLineReport();
         report.write(dir, CampaignOptions.parse("--lines", "4.9.0,4.9.8"), "- header");

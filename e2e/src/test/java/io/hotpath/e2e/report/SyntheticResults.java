@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -27,43 +29,95 @@ final class SyntheticResults {
     }
 
     /** The figures of one run a report compares; the rest of the run is a quiet, lossless one. */
-    record Figures(double masterCpuMicrosPerMsg, double tps, double rtP99Ms, ThreadGroupCpu masterThreads, long lost, boolean busy) {
+    record Figures(double masterCpuMicrosPerMsg, double tps, double rtP99Ms, ThreadGroupCpu masterThreads, long lost,
+                   RunMetrics.MachineLoad machine, int systemBusy) {
 
         static Figures cpu(double masterCpuMicrosPerMsg) {
-            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, null, 0, false);
+            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, null, 0, RunMetrics.MachineLoad.QUIET, 0);
         }
 
         Figures withThreads(ThreadGroupCpu threads) {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, threads, lost, busy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, threads, lost, machine, systemBusy);
         }
 
         Figures busyMachine() {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, true);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.BUSY, systemBusy);
+        }
+
+        /** Other processes' CPU not measured (RunMetrics' -1). */
+        Figures unknownMachine() {
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.UNKNOWN, systemBusy);
         }
 
         Figures lost(long messages) {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, messages, busy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, messages, machine, systemBusy);
+        }
+
+        /** The last {@code sends} of the load rejected by the broker's flow control (SYSTEM_BUSY) instead of acknowledged. */
+        Figures rejected(int sends) {
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, machine, sends);
         }
     }
 
     static SmokeResult result(Path runDir, Figures figures) {
         SendLedger ledger = new SendLedger(MESSAGES);
         MessageQueue queue = new MessageQueue("hotpath_smoke", "broker-a", 0);
-        for (int seq = 0; seq < MESSAGES; seq++) {
+        int acked = MESSAGES - figures.systemBusy();
+        for (int seq = 0; seq < acked; seq++) {
             ledger.recordResult(seq, new SendResult(SendStatus.SEND_OK, "id" + seq, "o" + seq, queue, seq),
                     (long) (figures.rtP99Ms() * 1_000_000));
         }
-        LoadResult load = new LoadResult(ledger, (long) (MESSAGES / figures.tps() * 1e9), -1);
-        DeliveryAudit.DeliveryReport delivery = new DeliveryAudit.DeliveryReport(MESSAGES - figures.lost(), 0, MESSAGES,
-                MESSAGES - figures.lost(), figures.lost(), 0, 0, 0, 0, 0, 0, List.of());
-        // master CPU all user time; other processes' CPU far above the busy-machine flag, or none
+        for (int seq = acked; seq < MESSAGES; seq++) {
+            ledger.recordFailure(seq, systemBusy(), 1_000_000);
+        }
+        LoadResult load = new LoadResult(ledger, (long) (acked / figures.tps() * 1e9), -1);
+        DeliveryAudit.DeliveryReport delivery = new DeliveryAudit.DeliveryReport(acked - figures.lost(), 0, acked,
+                acked - figures.lost(), figures.lost(), 0, 0, 0, 0, 0, 0, List.of());
+        // master CPU all user time; other processes' CPU far above the busy-machine flag, none, or not measured
         long masterMicros = Math.round(figures.masterCpuMicrosPerMsg() * MESSAGES);
-        long otherMicros = figures.busy() ? 1_000_000_000L : 0;
+        long otherMicros = switch (figures.machine()) {
+            case BUSY -> 1_000_000_000L;
+            case QUIET -> 0;
+            case UNKNOWN -> -1;
+        };
         RunMetrics metrics = new RunMetrics(30, MESSAGES, new ProcessCpuTimes(masterMicros, 0), new ProcessCpuTimes(0, 0),
                 new ProcessCpuTimes(0, 0), otherMicros, 1000L * MESSAGES, 1, 2.5, 2.5,
                 new CommitLogScan.TopicBytes(MESSAGES, 1200L * MESSAGES, MESSAGES, 1200L * MESSAGES), figures.masterThreads());
-        return new SmokeResult("patched", distribution(runDir), runDir, SmokeOptions.parse(), load, delivery, Map.of(), 30, 120, metrics,
+        SmokeOptions options = SmokeOptions.parse();
+        Distribution distribution = distribution(runDir);
+        return new SmokeResult("patched", distribution, runDir, options, load, delivery, Map.of(),
+                FailedSends.of(options.fault(), distribution.release(), Map.of(FailedSends.LOAD, ledger)), 30, 120, metrics,
                 NetworkSummary.LOOPBACK);
+    }
+
+    /**
+     * A lossless run of {@code release} with {@code options} (its fault), whose load is {@code load} and whose extra sends
+     * (by phase) are {@code extras}; everything acknowledged was read back intact. No cost figures.
+     */
+    static SmokeResult run(Path runDir, SmokeOptions options, String release, SendLedger load, Map<String, SendLedger> extras) {
+        Map<String, SendLedger> ledgers = new LinkedHashMap<>();
+        ledgers.put(FailedSends.LOAD, load);
+        ledgers.putAll(extras);
+        long acked = ledgers.values().stream().mapToLong(SendLedger::acked).sum();
+        DeliveryAudit.DeliveryReport delivery = new DeliveryAudit.DeliveryReport(acked, 0, acked, acked, 0, 0, 0, 0, 0, 0, 0, List.of());
+        Distribution distribution = distribution(runDir, release);
+        return new SmokeResult("patched", distribution, runDir, options, new LoadResult(load, 1_000_000_000L), delivery, Map.of(),
+                FailedSends.of(options.fault(), release, ledgers), 30, 120, null, NetworkSummary.LOOPBACK);
+    }
+
+    /** What a broker's flow control answers through rocketmq-client 4.9.0: response code 2, SYSTEM_BUSY. */
+    static MQBrokerException systemBusy() {
+        return new MQBrokerException(2, "[TIMEOUT_CLEAN_QUEUE]broker busy, start flow control for a while");
+    }
+
+    /** {@code acked} sends acknowledged on broker-a, seq 0 up. */
+    static SendLedger ledger(int size, int acked) {
+        SendLedger ledger = new SendLedger(size);
+        MessageQueue queue = new MessageQueue("t", "broker-a", 0);
+        for (int seq = 0; seq < acked; seq++) {
+            ledger.recordResult(seq, new SendResult(SendStatus.SEND_OK, "id" + seq, "o" + seq, queue, seq), 1_000_000);
+        }
+        return ledger;
     }
 
     /** Threads of the masters whose CPU per message is {@code perMessage} per group, the rest of the process exited threads. */
@@ -75,6 +129,10 @@ final class SyntheticResults {
 
     /** A directory that passes for a broker distribution; reports never look into it. */
     private static Distribution distribution(Path runDir) {
+        return distribution(runDir, "4.9.0");
+    }
+
+    private static Distribution distribution(Path runDir, String release) {
         try {
             Path home = runDir.resolveSibling("dist");
             Files.createDirectories(home.resolve("bin"));
@@ -84,7 +142,7 @@ final class SyntheticResults {
                     Files.createFile(home.resolve(script));
                 }
             }
-            return Distribution.resolve(home.toString(), "4.9.0", runDir);
+            return Distribution.resolve(home.toString(), release, runDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
