@@ -16,6 +16,7 @@
  */
 package io.hotpath.store;
 
+import java.nio.Buffer;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -309,9 +310,10 @@ public final class PersistedProperties {
     private static int toUtf8(EncodeScratch scratch, int length) {
         final CharBuffer in = scratch.charBuffer;
         final ByteBuffer out = scratch.byteBuffer;
-        in.clear();
-        in.limit(length);
-        out.clear();
+        // as Buffer: upstream's -source/-target 1.8 build on JDK 17 would link Java 9+'s CharBuffer/ByteBuffer overrides
+        ((Buffer) in).clear();
+        ((Buffer) in).limit(length);
+        ((Buffer) out).clear();
         final CharsetEncoder encoder = scratch.encoder;
         encoder.reset();
         // bytes hold 3 per char, so neither call can overflow; REPLACE never reports an error
