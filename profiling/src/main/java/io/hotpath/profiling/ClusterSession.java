@@ -81,10 +81,14 @@ public final class ClusterSession {
         return results;
     }
 
-    /** bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}. */
+    /**
+     * bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}; its brokers
+     * keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this session's directory).
+     */
     static List<String> smokeCommand(Path root, String dist, String line, int messages, int threads, Path recordFile) {
         return List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist, "--line", line,
-            "-n", Integer.toString(messages), "-w", Integer.toString(threads), "--run-record", recordFile.toString());
+            "-n", Integer.toString(messages), "-w", Integer.toString(threads), "--run-record", recordFile.toString(),
+            "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
     }
 
     /** The record once the smoke has started its load; fails when the smoke exits or times out first. */
