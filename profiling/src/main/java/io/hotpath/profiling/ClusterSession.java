@@ -83,7 +83,8 @@ public final class ClusterSession {
 
     /**
      * bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}; paced at
-     * {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below saturation).
+     * {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below saturation); its
+     * brokers keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this session's directory).
      */
     static List<String> smokeCommand(Path root, String dist, String line, int messages, int threads, int rate, Path recordFile) {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist,
@@ -91,7 +92,8 @@ public final class ClusterSession {
         if (rate > 0) {
             command.addAll(List.of("--rate", Integer.toString(rate)));
         }
-        command.addAll(List.of("--run-record", recordFile.toString()));
+        command.addAll(List.of("--run-record", recordFile.toString(),
+            "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions())));
         return command;
     }
 

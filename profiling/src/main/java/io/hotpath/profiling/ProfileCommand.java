@@ -1,6 +1,10 @@
 package io.hotpath.profiling;
 
+import com.google.gson.JsonParseException;
 import io.hotpath.e2e.cluster.ReleaseLines;
+import io.hotpath.e2e.report.RunRecord;
+import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.ReleaseLineException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code bin/hotpath profile <jmh|broker|cluster|compare|check>}. Everything lands under
+ * {@code bin/hotpath profile <jmh|broker|cluster|compare|check|provenance>}. Everything lands under
  * {@code profiling/target/flamegraphs/<kind>-<timestamp>/}. Bad input: one
  * {@code hotpath: error:} line and exit 2; a failed session or check: one line and exit 1.
  *
@@ -35,14 +39,23 @@ public final class ProfileCommand {
                    smoke through the run record the smoke keeps in the output directory (run-record.json). --line: the
                    release line (patches/<R>/line.properties), default the newest. --rate: the smoke's paced rate in
                    msg/s (its --rate; default unpaced), so that the profile's load stays below what the machine holds.
-                   Writes flamegraphs/cluster-<dist>-<ts>/broker-{a,b}-<event>.{html,collapsed}.
+                   Writes flamegraphs/cluster-<dist>-<ts>/broker-{a,b}-<event>.{html,collapsed}. The brokers also keep the
+                   evidence of the provenance check (below) in their node directories.
           compare  STOCK_DIR PATCHED_DIR [--expect-stock present|absent|ignore] [--expect-patched present|absent|ignore]
                    Markdown table of samples by send-path frame family, diff flame graphs, and the reflection check
                    (defaults: stock present, patched absent: patch 0002 decodes send headers without reflection).
                    Writes flamegraphs/compare-<ts>/compare.md and diff-<event>.html.
           check    DIR [--expect present|absent]
                    Only the reflection check on DIR's cpu profiles: decodeCommandCustomHeader -> java/lang/reflect on the
-                   send path present (stock 4.9.0, the default) or absent (patched, with patch 0002).
+                   send path present (stock 4.9.0, the default) or absent (patched, with patch 0002). Not a proof of the
+                   patch on 5.x (stock 5.3.3 decodes V2 headers without reflection too); CI runs provenance instead.
+          provenance DIR | --print-jvm-opts
+                   Whether both masters of the run DIR's run-record.json describes (a cluster-<dist>-<ts> directory, or a
+                   smoke run directory e2e/target/e2e/<ts>-<flavor> of a smoke given --broker-jvm-opts with the options
+                   in profiling/README.md) decoded sends with the send-header decoder the line's patches add: loaded from
+                   the distribution's rocketmq-broker jar, on the first send, by a send processor's parseRequestHeader.
+                   Fails on a stock distribution. --print-jvm-opts prints the broker JVM options that make the evidence
+                   (profile cluster passes them; for a smoke of your own: --broker-jvm-opts="$(... --print-jvm-opts)").
 
           --cpu-engine auto|perf|itimer|ctimer   (jmh, broker, cluster) auto = perf events where the kernel allows them,
                                                  else itimer (said in the output)
@@ -111,7 +124,7 @@ public final class ProfileCommand {
     int dispatch(List<String> args) {
         if (args.isEmpty()) {
             System.err.println(USAGE);
-            throw new UsageException("missing profile command (jmh, broker, cluster, compare, check)");
+            throw new UsageException("missing profile command (jmh, broker, cluster, compare, check, provenance)");
         }
         String command = args.get(0);
         List<String> rest = args.subList(1, args.size());
@@ -133,8 +146,11 @@ public final class ProfileCommand {
                 return compare(Options.parse(command, rest, Set.of("--expect-stock", "--expect-patched"), Set.of()));
             case "check":
                 return check(Options.parse(command, rest, Set.of("--expect"), Set.of()));
+            case "provenance":
+                return provenance(Options.parse(command, rest, Set.of(), Set.of("--print-jvm-opts")));
             default:
-                throw new UsageException("unknown profile command '" + command + "' (jmh, broker, cluster, compare, check)");
+                throw new UsageException("unknown profile command '" + command + "' (jmh, broker, cluster, compare, check,"
+                    + " provenance)");
         }
     }
 
@@ -238,6 +254,50 @@ public final class ProfileCommand {
             throw new ProfilingException("reflection check failed: " + failure.get());
         }
         out.println("hotpath: reflection check passed");
+        return 0;
+    }
+
+    private int provenance(Options options) {
+        List<String> dirs = options.positional();
+        if (options.flag("--print-jvm-opts")) {
+            if (!dirs.isEmpty()) {
+                throw new UsageException("profile provenance --print-jvm-opts takes no DIR");
+            }
+            out.println(String.join(" ", DecoderProvenance.brokerJvmOptions()));
+            return 0;
+        }
+        if (dirs.size() != 1) {
+            throw new UsageException("profile provenance needs one DIR, got " + dirs.size() + " argument(s)");
+        }
+        Path recordFile = Path.of(dirs.get(0)).resolve(RunRecord.FILE);
+        RunRecord record;
+        try {
+            record = RunRecord.read(recordFile).orElseThrow(() -> new UsageException("no run record at " + recordFile
+                + " (give a profile cluster directory or a smoke run directory)"));
+        } catch (JsonParseException e) {
+            throw new UsageException("cannot read the run record " + recordFile + ": " + e.getMessage());
+        }
+        if (!record.flavor().equals("stock") && !record.flavor().equals("patched")) {
+            throw new UsageException("the run in " + record.runDir() + " ran distribution '" + record.flavor()
+                + "'; the provenance check knows the stock and the patched distribution of a line only");
+        }
+        ReleaseLine line;
+        try {
+            line = ReleaseLine.resolve(record.line(), root.resolve("patches"));
+        } catch (ReleaseLineException e) {
+            throw new UsageException(e.getMessage());
+        }
+        String decoder = DecoderProvenance.decoderClass(line).orElseThrow(() -> new UsageException("the patches of line "
+            + line.release() + " carry no send-header decoder into broker (" + line.dir().resolve(ReleaseLine.DESCRIPTOR)
+            + "): nothing to check"));
+        Path jar = DecoderProvenance.brokerJar(ReleaseLines.distributionHome(root, record.line(), record.flavor()), record.line());
+        StringBuilder report = new StringBuilder();
+        List<String> failures = DecoderProvenance.check(Path.of(record.runDir()), ClusterSession.MASTERS, decoder, jar, report);
+        report.toString().lines().forEach(l -> out.println("hotpath: " + record.flavor() + " " + line.release() + " " + l));
+        if (!failures.isEmpty()) {
+            throw new ProfilingException("decoder provenance check failed: " + String.join("; ", failures));
+        }
+        out.println("hotpath: decoder provenance check passed");
         return 0;
     }
 

@@ -89,10 +89,10 @@ class CommandLineTest {
     void followsTheSmokeThroughTheRunRecordItNamesNotItsConsole() {
         assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "4.9.0", 20000, 16, 0, Path.of("/out/run-record.json")))
             .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "4.9.0", "-n", "20000", "-w", "16",
-                "--run-record", "/out/run-record.json");
+                "--run-record", "/out/run-record.json", "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
         assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "5.3.3", 20000, 16, 1000, Path.of("/out/run-record.json")))
             .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "5.3.3", "-n", "20000", "-w", "16",
-                "--rate", "1000", "--run-record", "/out/run-record.json");
+                "--rate", "1000", "--run-record", "/out/run-record.json", "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
     }
 
     @Test
@@ -110,7 +110,9 @@ class CommandLineTest {
         assertThat(stderrOf("broker", "--pid", "0")).isEqualTo("hotpath: error: --pid must be between 1 and 2147483647, got 0\n");
         assertThat(stderrOf("broker", "--pid", "1", "--seconds")).startsWith("hotpath: error: option --seconds needs a value");
         assertThat(stderrOf("nonsense")).isEqualTo(
-            "hotpath: error: unknown profile command 'nonsense' (jmh, broker, cluster, compare, check)\n");
+            "hotpath: error: unknown profile command 'nonsense' (jmh, broker, cluster, compare, check, provenance)\n");
+        assertThat(stderrOf("provenance", "/no/such/dir")).isEqualTo("hotpath: error: no run record at /no/such/dir/run-record.json"
+            + " (give a profile cluster directory or a smoke run directory)\n");
         assertThat(stderrOf("compare", "/no/such/dir", "/no/such/either")).isEqualTo("hotpath: error: no such directory: /no/such/dir\n");
     }
 
