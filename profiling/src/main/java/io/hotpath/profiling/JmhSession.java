@@ -23,8 +23,7 @@ import one.profiler.AsyncProfiler;
  * ({@code -prof async:libPath=...;output=jfr;dir=...}). The benchmarks run in a separate JVM from
  * the jmh module's artifact, so nothing here depends on jmh/: the runtime classpath is
  * {@code jmh/target/hotpath-jmh-*.jar} (copied into the run directory, because jmh/ is rebuilt
- * concurrently) plus its dependencies, from {@code jmh/target/runtime-classpath.txt} when the jmh
- * build writes one, else resolved once with {@code mvn dependency:build-classpath} on jmh/pom.xml.
+ * concurrently) plus its dependencies, from {@code jmh/target/runtime-classpath.txt}, which the jmh build writes.
  *
  * <p>Each benchmark fork records one JFR with every requested event; jfrconv splits it into
  * {@code <Benchmark.method>[-params]-<event>.html} and {@code .collapsed} in the run directory.
@@ -283,27 +282,14 @@ public final class JmhSession {
     }
 
     private String dependencies(Path jmhTarget) {
+        // written by the jmh build (package) in the same reactor as the modules it measures (.mvn/maven.config:
+        // --also-make), so it names their jars under target/; resolving jmh's pom alone would take io.hotpath
+        // SNAPSHOTs from a local repository, missing on a fresh clone and possibly older than the sources
         Path written = jmhTarget.resolve("runtime-classpath.txt");
-        if (Files.isRegularFile(written)) {
-            return read(written);
+        if (!Files.isRegularFile(written)) {
+            throw new UsageException("no " + written + ": build the jmh module first (mvn -pl jmh package -DskipTests)");
         }
-        // resolved once and kept until jmh/pom.xml changes; resolving builds nothing in jmh/
-        Path resolved = root.resolve("profiling/target/jmh-runtime-classpath.txt");
-        Path pom = root.resolve("jmh/pom.xml");
-        if (!Files.isRegularFile(resolved) || lastModified(pom) > lastModified(resolved)) {
-            console.println("hotpath: resolving the jmh module's runtime classpath (mvn dependency:build-classpath)");
-            List<String> command = List.of("mvn", "-B", "-q", "-f", pom.toString(), "dependency:build-classpath",
-                "-DincludeScope=runtime", "-Dmdep.outputFile=" + resolved);
-            int exit;
-            try (ChildProcess mvn = ChildProcess.start("mvn", command, root, Duration.ofSeconds(5))) {
-                exit = mvn.waitFor();
-            }
-            if (exit != 0 || !Files.isRegularFile(resolved)) {
-                throw new ProfilingException("cannot resolve the jmh module's classpath (mvn exit " + exit
-                    + "); are the io.hotpath modules installed (bin/hotpath setup)?");
-            }
-        }
-        return read(resolved);
+        return read(written);
     }
 
     private static String read(Path file) {
