@@ -31,6 +31,12 @@ public final class DistAssembler {
         new Launcher("mqadmin", "admin command line (mqadmin)", "org.apache.rocketmq.tools.command.MQAdminStartup",
             "-Xms256m -Xmx256m"));
 
+    /**
+     * The JDK this builder and upstream's build of each tree run on (UpstreamMavenBuild passes it on as JAVA_HOME). The
+     * tree is compiled with -source/-target 1.8 on it, which links its methods: the oldest Java the distribution runs on.
+     */
+    static final int BUILD_JAVA = Runtime.version().feature();
+
     private final Path template;
     private final Path target;
     private final String version;
@@ -67,7 +73,8 @@ public final class DistAssembler {
             StringBuilder info = new StringBuilder()
                 .append("# rocketmq-hotpath broker distribution, written by io.hotpath.dist.BrokerDistBuilder\n")
                 .append("flavor=").append(flavor).append('\n')
-                .append("upstream.version=").append(version).append('\n');
+                .append("upstream.version=").append(version).append('\n')
+                .append("build.java=").append(BUILD_JAVA).append('\n');
             buildInfo.forEach(line -> info.append(line).append('\n'));
             Files.writeString(staging.resolve("BUILD-INFO.txt"), info, StandardCharsets.UTF_8);
 
@@ -96,7 +103,8 @@ public final class DistAssembler {
                 .replace("@ROLE@", launcher.role())
                 .replace("@NAME@", launcher.name())
                 .replace("@MAIN_CLASS@", launcher.mainClass())
-                .replace("@DEFAULT_HEAP@", launcher.defaultHeap());
+                .replace("@DEFAULT_HEAP@", launcher.defaultHeap())
+                .replace("@BUILD_JAVA@", String.valueOf(BUILD_JAVA));
             Path file = bin.resolve(launcher.name());
             Files.writeString(file, text, StandardCharsets.UTF_8);
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));

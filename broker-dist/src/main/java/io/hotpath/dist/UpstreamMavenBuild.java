@@ -178,6 +178,8 @@ public final class UpstreamMavenBuild {
         // up to ours, whose maven.config (--also-make) would add modules to upstream's -pl runs
         env.put("MAVEN_BASEDIR", tree.toAbsolutePath().toString());
         env.put("JDK_JAVA_OPTIONS", String.join(" ", JDK17_OPENS));
+        // on this JDK, whatever JAVA_HOME said: the launchers require the JDK the jars were compiled on (DistAssembler)
+        env.put("JAVA_HOME", System.getProperty("java.home"));
         long start = System.nanoTime();
         System.out.println("hotpath: " + what + ": mvn " + String.join(" ", command.subList(5, command.size()))
             + " (log: " + log + ")");
