@@ -38,10 +38,13 @@ import org.junit.jupiter.api.Tag;
 /**
  * Issue #4 item 3(b), and issue #12 item 4 for the 4.9.8 line: the PATCHED {@code DefaultMessageStore} and broker sites
  * of the line this build assembled (classes from the patched distribution's lib/: 4.9.0 or 4.9.8)
- * and the REAL upstream 4.9.8 {@code DefaultMessageStore} (rocketmq-store 4.9.8 and its runtime dependencies from
- * Maven Central, {@link Upstream498StoreLoader}) are driven through the same messages on every persisting path by
+ * and a REAL upstream 4.9.8 store are driven through the same messages on every persisting path by
  * {@link StoreSiteProbe} (which says what runs for real and what is restated), each in its own temp store under
- * target/, and every CommitLog record is compared byte for byte.
+ * target/, and every CommitLog record is compared byte for byte. The 4.9.8 reference: on the 4.9.8 line the STOCK 4.9.8
+ * distribution (upstream's source release built by upstream's build; its store and its broker sites real); on the 4.9.0
+ * line rocketmq-store 4.9.8 and its runtime dependencies from Maven Central ({@link Upstream498StoreLoader}) with the
+ * broker sites restated ({@code Broker498Sites}: rocketmq-broker 4.9.8 is on no Maven repository, and a 4.9.0-line build
+ * builds no 4.9.8 tree), a restatement the 4.9.8 line checks against the real classes.
  *
  * <p>Expected: the patched record equals the 4.9.8 record with each {@code WAIT\1..} segment and one adjacent
  * separator removed from the properties block, TOTALSIZE and PROPLEN smaller by exactly the removed bytes; masked:
@@ -65,11 +68,10 @@ import org.junit.jupiter.api.Tag;
  *
  * <p>The controls, that the equality is the patch's doing: on the 4.9.0 line,
  * {@link #stock490DiffersFrom498WithoutWaitOnEveryPath} runs the same probe on the unpatched 4.9.0 store and broker
- * (every record differs); on the 4.9.8 line, {@link #stock498DistributionStoresWhatCentral498Stores} runs it on the
- * STOCK 4.9.8 distribution (upstream's source release built by upstream's build, its broker sites real): every record
- * equals Central's 4.9.8 store's (whose broker sites {@link io.hotpath.dist.store.probe.StoreSiteProbe} restates), WAIT
- * included. On the 4.9.8 line, the records of the paths where 4.9.8 already trims (normal send, offset-moved) are
- * equal byte for byte.
+ * (every record differs); on the 4.9.8 line, {@link #stock498DistributionStoresWhatCentral498Stores}: every record of
+ * the STOCK 4.9.8 distribution (its broker sites real) equals Central's 4.9.8 store's (whose broker sites
+ * {@link io.hotpath.dist.store.probe.StoreSiteProbe} restates), WAIT included. On the 4.9.8 line, the records of the
+ * paths where 4.9.8 already trims (normal send, offset-moved) are equal byte for byte.
  *
  * <p>The test classpath's MessageDecoder is the line's stock one (the root pom: the line's rocketmq-common), so
  * {@link #stockDecoderOfTheLineReadsOursAs498PropertiesWithoutWait} is a stock 4.9.0 reader on the 4.9.0 line and a
@@ -120,7 +122,18 @@ class Upstream498StoreComparisonTest {
 
     private static Release patchedRelease;
     private static Map<String, StoredRecord> patched;
+    /**
+     * The 4.9.8 records every assertion compares with: on the 4.9.8 line the STOCK 4.9.8 distribution's (store and broker
+     * sites real), on the 4.9.0 line Central's 4.9.8 store's with the broker sites restated (see {@link #central}).
+     */
     private static Map<String, StoredRecord> upstream;
+    /**
+     * Central's rocketmq-store 4.9.8 with {@code Broker498Sites}, the broker sites restated by hand (rocketmq-broker 4.9.8
+     * is on no Maven repository, only in the stock 4.9.8 tree, which a 4.9.0-line build does not build): the 4.9.0 line's
+     * reference, and on the 4.9.8 line what {@link #stock498DistributionStoresWhatCentral498Stores} checks against the
+     * real classes.
+     */
+    private static Map<String, StoredRecord> central;
     private static long startedAt;
 
     @BeforeAll
@@ -142,8 +155,24 @@ class Upstream498StoreComparisonTest {
                 .getLocation().getPath()).endsWith("rocketmq-store-4.9.8.jar");
             assertThat(upstreamLoader.load("org.apache.rocketmq.common.message.MessageDecoder").getProtectionDomain().getCodeSource()
                 .getLocation().getPath()).endsWith("rocketmq-common-4.9.8.jar");
-            upstream = run(probe, Release.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
+            central = run(probe, Release.UPSTREAM_498, Files.createTempDirectory(target, "cmp-store-upstream498-"));
         }
+        upstream = patchedRelease == Release.PATCHED_498 ? stock498Distribution() : central;
+    }
+
+    /**
+     * The probe on the STOCK 4.9.8 distribution (upstream's source release built by upstream's build): its own store and
+     * its own broker sites ({@code LoadedBrokerSites}, the real 4.9.8 {@code TransactionalMessageBridge},
+     * {@code EndTransactionProcessor}, ... by reflection), so that no restated code is the 4.9.8 line's reference.
+     */
+    private static Map<String, StoredRecord> stock498Distribution() throws Exception {
+        PatchedBrokerLoader stockLoader = PatchedBrokerLoader.stockWithProbe();
+        assertThat(stockLoader.load("org.apache.rocketmq.broker.processor.SendMessageProcessor").getProtectionDomain().getCodeSource()
+            .getLocation().getPath()).endsWith("rocketmq-broker-4.9.8.jar").contains("stock");
+        assertThat(stockLoader.load("org.apache.rocketmq.store.DefaultMessageStore").getProtectionDomain().getCodeSource()
+            .getLocation().getPath()).endsWith("rocketmq-store-4.9.8.jar").contains("stock");
+        return run(stockLoader.load(StoreSiteProbe.class.getName()), Release.STOCK_498,
+            Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock498-"));
     }
 
     /** The line this build assembled, as the probe's release: its patched distribution is what is compared. */
@@ -305,26 +334,24 @@ class Upstream498StoreComparisonTest {
     }
 
     /**
-     * The control of the 4.9.8 line: the probe on the STOCK 4.9.8 distribution (real broker sites) stores exactly what it
-     * stores on Central's 4.9.8 store with the restated sites, WAIT included; and every record of a path where 4.9.8
-     * writes WAIT differs from the patched one.
+     * The 4.9.8 line: the STOCK 4.9.8 distribution (real broker sites, the reference above) stores exactly what Central's
+     * 4.9.8 store stores with the restated sites ({@code Broker498Sites}, the 4.9.0 line's reference), WAIT included: the
+     * check of that restatement against the real classes; and every record of a path where 4.9.8 writes WAIT differs
+     * from the patched one.
      */
     @Test
     void stock498DistributionStoresWhatCentral498Stores() throws Exception {
         Assumptions.assumeTrue(patchedRelease == Release.PATCHED_498, "the 4.9.8 line's control");
-        PatchedBrokerLoader stockLoader = PatchedBrokerLoader.stockWithProbe();
-        assertThat(stockLoader.load("org.apache.rocketmq.broker.processor.SendMessageProcessor").getProtectionDomain().getCodeSource()
-            .getLocation().getPath()).endsWith("rocketmq-broker-4.9.8.jar").contains("stock");
-        Map<String, StoredRecord> stock = run(stockLoader.load(StoreSiteProbe.class.getName()), Release.STOCK_498,
-            Files.createTempDirectory(BuiltDistributions.target(), "cmp-store-stock498-"));
-        assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(upstream.keySet());
-        for (String label : upstream.keySet()) {
+        Map<String, StoredRecord> stock = upstream;
+        assertThat(stock).isNotSameAs(central);
+        assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(central.keySet());
+        for (String label : central.keySet()) {
             byte[] theirs = record(stock, label);
-            byte[] central = record(upstream, label);
+            byte[] restated = record(central, label);
             maskWhatDiffersByStore(label, theirs, stock);
-            maskWhatDiffersByStore(label, central, upstream);
+            maskWhatDiffersByStore(label, restated, central);
             assertThat(HexFormat.of().formatHex(masked(theirs))).as("%s: stock 4.9.8 distribution vs Central's 4.9.8 store", label)
-                .isEqualTo(HexFormat.of().formatHex(masked(central)));
+                .isEqualTo(HexFormat.of().formatHex(masked(restated)));
             byte[] ours = record(patched, label);
             maskWhatDiffersByStore(label, ours, patched);
             // where 4.9.8 writes WAIT the patch changes the record; elsewhere it stores the same bytes

@@ -17,10 +17,21 @@ import org.apache.rocketmq.store.PutMessageResult;
 import org.apache.rocketmq.store.SelectMappedBufferResult;
 
 /**
- * 4.9.8's broker sites, restated: rocketmq-broker 4.9.8 is not on Maven Central. Read at tag {@code rocketmq-all-4.9.8}
- * of apache/rocketmq: each body is 4.9.0's, but for the check listener's queue id (ThreadLocalRandom instead of Random;
- * 0 either way with its one queue) and {@code handlePutMessageResult}'s statuses. They run on 4.9.8's own
- * {@code MessageExtBrokerInner}, {@code MessageDecoder} and store.
+ * 4.9.8's broker sites, restated, for Central's rocketmq-store 4.9.8 ({@code Release.UPSTREAM_498}). Read at tag
+ * {@code rocketmq-all-4.9.8} of apache/rocketmq: each body is 4.9.0's, but for the check listener's queue id
+ * (ThreadLocalRandom instead of Random; 0 either way with its one queue) and {@code handlePutMessageResult}'s statuses.
+ * They run on 4.9.8's own {@code MessageExtBrokerInner}, {@code MessageDecoder} and store.
+ *
+ * <p>Why a restatement and not the real classes: the real 4.9.8 broker classes exist only in the stock 4.9.8 tree that a
+ * 4.9.8-line build makes (rocketmq-broker 4.9.8 is on no Maven repository: {@code mvn dependency:get
+ * -Dartifact=org.apache.rocketmq:rocketmq-broker:4.9.8:pom} finds nothing on Central), and a 4.9.0-line build builds
+ * only the 4.9.0 trees. So this class is the 4.9.8 reference of the 4.9.0 line only
+ * ({@code Upstream498StoreComparisonTest}, {@code Upstream498PropertiesLimitTest}). On the 4.9.8 line the reference is
+ * the stock 4.9.8 distribution with {@link LoadedBrokerSites} (the real classes by reflection), and
+ * {@code Upstream498StoreComparisonTest#stock498DistributionStoresWhatCentral498Stores} checks every record this class
+ * makes against them, byte for byte. That check is what stands between this restatement and the 4.9.0 line: a change
+ * made here and in our 4.9.0 code alike passes the 4.9.0 line's comparison and fails only the 4.9.8 line's. Its
+ * {@link #responseCode} is checked against nothing real (the limit test runs on the 4.9.0 line only).
  */
 final class Broker498Sites implements BrokerSites {
     private final DefaultMessageStore store;
