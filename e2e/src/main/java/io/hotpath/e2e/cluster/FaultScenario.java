@@ -45,11 +45,12 @@ public enum FaultScenario {
             "a 5.x SYNC_MASTER waits slaveTimeout (3 s) for the missing replica and answers FLUSH_SLAVE_TIMEOUT");
     /**
      * The client's own 3 s send timeout (rocketmq-client's "sendDefaultImpl call timeout", alone or, from a transactional
-     * send, as the cause of "send message Exception"): a 5.x master's 3 s wait for the replica ends about when the client
+     * send, as the cause of "send message Exception"; or the attempt's RemotingTimeoutException, as the cause of "Send [N]
+     * times, still failed" with client code 10002, seen in campaign --ci on 5.3.3): a 5.x master's 3 s wait for the replica ends about when the client
      * gives up, and 4.9.x keeps sends in flight at the kill waiting syncFlushTimeout (5 s) for acks that never come.
      */
     private static final ExpectedFailure CLIENT_CALL_TIMEOUT = new ExpectedFailure(
-            Pattern.compile("(MQClientException( code \\d+)? caused by )?RemotingTooMuchRequestException call timeout"),
+            Pattern.compile("(MQClientException( code \\d+)? caused by )?(RemotingTooMuchRequestException call timeout|RemotingTimeoutException)"),
             "the client's 3 s send timeout ran out while the master waited for its slave");
     /** Sends to a master that is down or restarting: no connection, the request not written, or no answer. */
     private static final ExpectedFailure MASTER_UNREACHABLE = new ExpectedFailure(Pattern.compile(

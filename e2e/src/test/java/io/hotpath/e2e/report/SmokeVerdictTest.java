@@ -20,6 +20,7 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingConnectException;
+import org.apache.rocketmq.remoting.exception.RemotingTimeoutException;
 import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,9 +79,13 @@ class SmokeVerdictTest {
         for (int seq = 90; seq < 95; seq++) {
             load.recordResult(seq, new SendResult(SendStatus.FLUSH_SLAVE_TIMEOUT, "id" + seq, "o", A0, seq), 3_000_000_000L);
         }
-        for (int seq = 95; seq < 100; seq++) {
+        for (int seq = 95; seq < 99; seq++) {
             load.recordFailure(seq, new RemotingTooMuchRequestException("sendDefaultImpl call timeout"), 3_000_000_000L);
         }
+        // as campaign --ci on 5.3.3 saw it (4.9.0 client, ClientErrorCode.ACCESS_BROKER_TIMEOUT)
+        MQClientException retriesTimedOut = new MQClientException("Send [1] times, still failed", new RemotingTimeoutException("wait response"));
+        retriesTimedOut.setResponseCode(10002);
+        load.recordFailure(99, retriesTimedOut, 3_000_000_000L);
         SendLedger compat = SyntheticResults.ledger(CompatSends.V1_MESSAGES, 30);
         for (int seq = 30; seq < CompatSends.V1_MESSAGES; seq++) {
             compat.recordFailure(seq, new MQClientException("send message Exception",
@@ -92,7 +97,8 @@ class SmokeVerdictTest {
         assertThat(result.verdict()).isEqualTo("PASS");
         assertThat(result.failedSends().expected()).isEqualTo(20);
         assertThat(result.summary()).contains("load: status FLUSH_SLAVE_TIMEOUT x5, expected by kill-slave")
-                .contains("load: RemotingTooMuchRequestException call timeout x5, expected by kill-slave")
+                .contains("load: RemotingTooMuchRequestException call timeout x4, expected by kill-slave")
+                .contains("load: MQClientException code 10002 caused by RemotingTimeoutException x1, expected by kill-slave")
                 .contains(COMPAT + ": MQClientException caused by RemotingTooMuchRequestException call timeout x10, expected by kill-slave");
     }
 
