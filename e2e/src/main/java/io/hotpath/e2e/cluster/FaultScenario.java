@@ -52,6 +52,16 @@ public enum FaultScenario {
     private static final ExpectedFailure CLIENT_CALL_TIMEOUT = new ExpectedFailure(
             Pattern.compile("(MQClientException( code \\d+)? caused by )?(RemotingTooMuchRequestException call timeout|RemotingTimeoutException)"),
             "the client's 3 s send timeout ran out while the master waited for its slave");
+    /**
+     * 5.x only, while its slave is gone: every send to broker-a holds its answer for {@code slaveTimeout} (3 s), the send
+     * requests behind them wait in the broker's queue, and one that waited longer than {@code waitTimeMillsInSendQueue}
+     * is answered SYSTEM_BUSY (code 2) by the broker's queue cleaner. Seen once in 3600 sends of campaign --ci's kill-slave
+     * round on 5.3.3 on a quiet machine (2026-11-26). Named here so that flow control stays unexpected everywhere else.
+     */
+    private static final ExpectedFailure QUEUED_BEHIND_MISSING_SLAVE = new ExpectedFailure(
+            Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2"),
+            "a 5.x SYNC_MASTER holds each send 3 s for the missing replica; a send queued behind them longer than"
+                + " waitTimeMillsInSendQueue is answered SYSTEM_BUSY");
     /** Sends to a master that is down or restarting: no connection, the request not written, or no answer. */
     private static final ExpectedFailure MASTER_UNREACHABLE = new ExpectedFailure(Pattern.compile(
             "(MQClientException( code \\d+)? caused by )?(RemotingConnectException|RemotingSendRequestException|RemotingTimeoutException)"),
@@ -85,15 +95,17 @@ public enum FaultScenario {
 
     /**
      * The failed sends this scenario expects on a broker of {@code release}; empty for a run without a fault and for
-     * restart-cluster (the cluster stops after the last send). Flow control (SYSTEM_BUSY, code 2) is never among them:
-     * no fault makes a broker shed load, so a rejection says the load was more than the cluster holds.
+     * restart-cluster (the cluster stops after the last send). Flow control (SYSTEM_BUSY, code 2) is among them only
+     * where the fault itself queues sends (kill-slave on 5.x); elsewhere a rejection says the load was more than the
+     * cluster holds.
      */
     public List<ExpectedFailure> expectedFailures(String release) {
         boolean v4 = release.startsWith("4.");
         return switch (this) {
             case NONE, RESTART_CLUSTER -> List.of();
             // broker-a stays without its slave until the run ends: the extra sends after the load meet it too
-            case KILL_SLAVE -> v4 ? List.of(SLAVE_NOT_AVAILABLE, CLIENT_CALL_TIMEOUT) : List.of(FLUSH_SLAVE_TIMEOUT, CLIENT_CALL_TIMEOUT);
+            case KILL_SLAVE -> v4 ? List.of(SLAVE_NOT_AVAILABLE, CLIENT_CALL_TIMEOUT)
+                    : List.of(FLUSH_SLAVE_TIMEOUT, CLIENT_CALL_TIMEOUT, QUEUED_BEHIND_MISSING_SLAVE);
             // down for MASTER_DOWN, then restarted without its slave until the slave reconnects
             case KILL_MASTER -> v4 ? List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, SLAVE_NOT_AVAILABLE)
                     : List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, FLUSH_SLAVE_TIMEOUT);

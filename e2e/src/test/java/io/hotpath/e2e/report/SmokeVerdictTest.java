@@ -36,6 +36,7 @@ class SmokeVerdictTest {
     private static final SmokeOptions PACED = SmokeOptions.parse("--seconds", "12", "--rate", "300");
     private static final SmokeOptions UNPACED = SmokeOptions.parse("-n", "100");
     private static final SmokeOptions KILL_SLAVE = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-slave");
+    private static final SmokeOptions KILL_MASTER = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-master");
 
     @TempDir
     Path dir;
@@ -121,13 +122,19 @@ class SmokeVerdictTest {
         load.recordResult(98, new SendResult(SendStatus.FLUSH_SLAVE_TIMEOUT, "id98", "o", A0, 98), 3_000_000_000L);
         load.recordFailure(99, SyntheticResults.systemBusy(), 1_000_000);
 
-        SmokeResult result = SyntheticResults.run(dir.resolve("kill-slave-busy"), KILL_SLAVE, "5.3.3", load, Map.of());
+        // kill-slave on 5.x queues sends behind the 3 s waits for the missing replica: the one fault that names SYSTEM_BUSY
+        assertThat(SyntheticResults.run(dir.resolve("kill-slave-busy"), KILL_SLAVE, "5.3.3", load, Map.of()).verdict())
+                .isEqualTo("PASS");
+        SmokeResult result = SyntheticResults.run(dir.resolve("kill-master-busy"), KILL_MASTER, "5.3.3", load, Map.of());
 
         assertThat(result.verdict()).isEqualTo("FAIL");
         assertThat(result.failedSends().expected()).isEqualTo(1);
         assertThat(result.failedSends().unexpected()).isEqualTo(1);
         for (FaultScenario fault : FaultScenario.values()) {
             for (String release : List.of("4.9.0", "4.9.8", "5.3.3")) {
+                if (fault == FaultScenario.KILL_SLAVE && release.startsWith("5.")) {
+                    continue; // the one fault that queues sends itself (asserted above)
+                }
                 FailedSends failed = new FailedSends(fault, release, Map.of(FailedSends.LOAD, Map.of("MQBrokerException code 2", 1L,
                         "MQClientException code 2 caused by MQBrokerException code 2", 1L)));
                 assertThat(failed.unexpected()).as("%s on %s", fault, release).isEqualTo(2);
@@ -155,11 +162,11 @@ class SmokeVerdictTest {
         load.recordFailure(99, new MQBrokerException(2, "[TIMEOUT_CLEAN_QUEUE]broker busy"), 1_000_000);
         Path runDir = Files.createDirectories(dir.resolve("json"));
 
-        SmokeResult result = SyntheticResults.run(runDir, KILL_SLAVE, "5.3.3", load, Map.of());
+        SmokeResult result = SyntheticResults.run(runDir, KILL_MASTER, "5.3.3", load, Map.of());
         JsonObject json = JsonParser.parseString(Files.readString(result.writeJson())).getAsJsonObject();
 
         assertThat(json.get("result").getAsString()).isEqualTo("FAIL");
-        assertThat(json.get("fault").getAsString()).isEqualTo("kill-slave");
+        assertThat(json.get("fault").getAsString()).isEqualTo("kill-master");
         assertThat(json.get("failedSendsUnexpected").getAsLong()).isEqualTo(2);
         assertThat(json.get("failedSendsExpected").getAsLong()).isEqualTo(1);
         assertThat(json.getAsJsonObject("rejectionsPerSecond").get("MQBrokerException code 2").getAsDouble()).isEqualTo(2.0);
@@ -173,7 +180,7 @@ class SmokeVerdictTest {
         JsonObject flush = rows.get(1).getAsJsonObject();
         assertThat(flush.get("phase").getAsString()).isEqualTo("load");
         assertThat(flush.get("reason").getAsString()).isEqualTo("status FLUSH_SLAVE_TIMEOUT");
-        assertThat(flush.get("expectedBy").getAsString()).startsWith("kill-slave: a 5.x SYNC_MASTER waits");
+        assertThat(flush.get("expectedBy").getAsString()).startsWith("kill-master: a 5.x SYNC_MASTER waits");
     }
 
     @Test
