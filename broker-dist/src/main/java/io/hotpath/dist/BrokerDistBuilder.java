@@ -108,19 +108,28 @@ public final class BrokerDistBuilder {
         Map<String, Map<String, Map<String, SurefireReports.Outcome>>> outcomes = new LinkedHashMap<>();
         Map<String, Long> testSeconds = new LinkedHashMap<>();
         Map<String, Map<String, List<String>>> listed = new LinkedHashMap<>();
+        Map<String, String> patchedFailureMessages = new LinkedHashMap<>();
         // stock first: both trees install into the same private repository, and the patched tree's
         // tests must resolve the patched siblings, so each tree installs right before its own tests
         for (String tree : List.of("stock", "patched")) {
             if (flavor.equals("both") || flavor.equals(tree)) {
                 outcomes.put(tree, buildTree(tree, series, maven, List.copyOf(modules), selection, excludes, work, assembler,
                     testSeconds, listed));
+                if (tree.equals("patched") && selection != null) {
+                    // the CI log is all one sees of a failure on another machine: carry surefire's reason into the report
+                    for (String module : selection.modules()) {
+                        SurefireReports.failureMessages(UpstreamTree.rootIn(work.resolve(tree), release).resolve(module))
+                            .forEach((test, message) -> patchedFailureMessages.put(module + ": " + test, message));
+                    }
+                }
             }
         }
         if (upstreamTests) {
             UpstreamTestReport.Listed listedClasses = selection.targeted()
                 ? new UpstreamTestReport.Listed(listed.get("stock"), listed.get("patched")) : UpstreamTestReport.Listed.NONE;
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
-                line.stockFailures(), line.knownFlaky(), listedClasses).withSeconds(testSeconds);
+                line.stockFailures(), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
+                .withFailureMessages(patchedFailureMessages);
             report.write(work);
             System.out.println(report.markdown());
             System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
@@ -156,7 +165,7 @@ public final class BrokerDistBuilder {
                     + patch.modules() + ")");
             }
         }
-        maven.install(source.root(), tree, modules);
+        maven.install(source.root(), tree, modules, selection != null);
         Map<String, Map<String, SurefireReports.Outcome>> outcomes = new LinkedHashMap<>();
         if (selection != null) {
             listed.put(tree, selection.presentIn(source.root(), tree));

@@ -39,18 +39,67 @@ public final class SurefireReports {
         return outcomes;
     }
 
-    private static void readSuite(Path file, Map<String, Outcome> outcomes) {
+    /**
+     * Test id -> why it failed ({@code <type>: <message>}, first line, at most 300 characters), for every test whose
+     * last run failed or errored: what a CI log must show, since the reports stay on the machine that ran them.
+     */
+    public static Map<String, String> failureMessages(Path moduleDir) {
+        Path reports = moduleDir.resolve("target/surefire-reports");
+        Map<String, String> messages = new LinkedHashMap<>();
+        if (!Files.isDirectory(reports)) {
+            return messages;
+        }
+        try (Stream<Path> files = Files.list(reports)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).sorted().toList()) {
+                NodeList cases = parse(file).getElementsByTagName("testcase");
+                for (int i = 0; i < cases.getLength(); i++) {
+                    Element testCase = (Element) cases.item(i);
+                    String message = firstProblem(testCase);
+                    if (message != null) {
+                        messages.putIfAbsent(testCase.getAttribute("classname") + "#" + testCase.getAttribute("name"), message);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new DistBuildException("cannot read " + reports + ": " + e.getMessage());
+        }
+        return messages;
+    }
+
+    private static String firstProblem(Element testCase) {
+        for (String tag : new String[] {"failure", "error"}) {
+            NodeList found = testCase.getElementsByTagName(tag);
+            if (found.getLength() > 0) {
+                Element problem = (Element) found.item(0);
+                String text = problem.getAttribute("message");
+                if (text.isBlank()) {
+                    text = problem.getTextContent();
+                }
+                String firstLine = text.strip().lines().findFirst().orElse("");
+                String type = problem.getAttribute("type");
+                String line = (type.isBlank() ? "" : type + ": ") + firstLine;
+                return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+            }
+        }
+        return null;
+    }
+
+    private static org.w3c.dom.Document parse(Path file) {
         try {
             DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
             factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            NodeList cases = factory.newDocumentBuilder().parse(file.toFile()).getElementsByTagName("testcase");
-            for (int i = 0; i < cases.getLength(); i++) {
-                Element testCase = (Element) cases.item(i);
-                String id = testCase.getAttribute("classname") + "#" + testCase.getAttribute("name");
-                outcomes.merge(id, outcome(testCase), SurefireReports::worse);
-            }
+            return factory.newDocumentBuilder().parse(file.toFile());
         } catch (Exception e) {
             throw new DistBuildException("cannot parse surefire report " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static void readSuite(Path file, Map<String, Outcome> outcomes) {
+        NodeList cases = parse(file).getElementsByTagName("testcase");
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element testCase = (Element) cases.item(i);
+            String id = testCase.getAttribute("classname") + "#" + testCase.getAttribute("name");
+            outcomes.merge(id, outcome(testCase), SurefireReports::worse);
         }
     }
 

@@ -153,6 +153,19 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             Map.copyOf(secondsPerTree));
     }
 
+    /**
+     * The same report with surefire's message appended to each new failure it explains
+     * ({@code module: Class#method} -> message, from the patched tree's reports).
+     */
+    public UpstreamTestReport withFailureMessages(Map<String, String> patchedMessages) {
+        List<String> explained = newFailures.stream().map(failure -> {
+            int cut = failure.indexOf(" (");
+            String message = patchedMessages.get(cut < 0 ? failure : failure.substring(0, cut));
+            return message == null ? failure : failure + ": " + message;
+        }).toList();
+        return new UpstreamTestReport(release, mode, modules, explained, missingReports, stockFailures, flaky, excluded, seconds);
+    }
+
     private static List<String> unreported(String module, String tree, List<String> classes,
                                            Map<String, SurefireReports.Outcome> outcomes) {
         List<String> missing = new ArrayList<>();

@@ -37,6 +37,11 @@ public final class UpstreamTree {
         this.git = new Git(root, IDENTITY);
     }
 
+    /** Where {@link #unpack} puts the tree's root inside {@code dir}. */
+    public static Path rootIn(Path dir, String release) {
+        return dir.resolve("rocketmq-all-" + release);
+    }
+
     /**
      * Unpacks {@code sourceRelease} into {@code dir} (anything there before is deleted) and commits it.
      * The archive's single top folder ({@code rocketmq-all-<release>/}) becomes the tree's root.
@@ -47,7 +52,7 @@ public final class UpstreamTree {
         }
         FileTrees.deleteRecursively(dir);
         String top = "rocketmq-all-" + release + "/";
-        Path root = dir.resolve("rocketmq-all-" + release);
+        Path root = rootIn(dir, release);
         try (ZipFile zip = new ZipFile(sourceRelease.toFile())) {
             Enumeration<? extends ZipEntry> entries = zip.entries();
             while (entries.hasMoreElements()) {

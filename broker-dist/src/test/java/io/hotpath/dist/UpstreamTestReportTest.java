@@ -157,6 +157,38 @@ class UpstreamTestReportTest {
     }
 
     @Test
+    void aNewFailureCarriesSurefiresReasonFromThePatchedReports(@TempDir Path module) throws IOException {
+        Path reports = Files.createDirectories(module.resolve("target/surefire-reports"));
+        Files.writeString(reports.resolve("TEST-org.example.ATest.xml"), """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuite name="org.example.ATest" tests="3" failures="1" errors="1">
+              <testcase name="passes" classname="org.example.ATest" time="0.1"/>
+              <testcase name="fails" classname="org.example.ATest" time="0.1"><failure message="expected:&lt;10&gt; but was:&lt;11&gt;"
+                type="java.lang.AssertionError">java.lang.AssertionError: expected...
+            at org.example.ATest.fails(ATest.java:9)</failure></testcase>
+              <testcase name="errs" classname="org.example.ATest" time="0.1"><error type="java.lang.IllegalStateException">no store
+            at org.example.ATest.errs(ATest.java:12)</error></testcase>
+            </testsuite>
+            """, StandardCharsets.UTF_8);
+        Map<String, String> messages = SurefireReports.failureMessages(module);
+        assertThat(messages).containsExactly(
+            Map.entry("org.example.ATest#fails", "java.lang.AssertionError: expected:<10> but was:<11>"),
+            Map.entry("org.example.ATest#errs", "java.lang.IllegalStateException: no store"));
+
+        Map<String, String> byId = new LinkedHashMap<>();
+        messages.forEach((test, message) -> byId.put("store: " + test, message));
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9",
+                Map.of("store", outcomes("org.example.ATest#passes", PASSED, "org.example.ATest#fails", PASSED,
+                    "org.example.ATest#errs", PASSED)),
+                Map.of("store", SurefireReports.read(module)), Map.of())
+            .withFailureMessages(byId);
+        assertThat(report.newFailures()).containsExactly(
+            "store: org.example.ATest#errs (failed on patched): java.lang.IllegalStateException: no store",
+            "store: org.example.ATest#fails (failed on patched): java.lang.AssertionError: expected:<10> but was:<11>");
+        assertThat(report.markdown()).contains("expected:<10> but was:<11>");
+    }
+
+    @Test
     void aModuleWithoutReportsHasNoOutcomes(@TempDir Path module) {
         assertThat(SurefireReports.read(module)).isEmpty();
     }
