@@ -19,7 +19,7 @@ import java.util.Set;
  *
  * <ol>
  *   <li>unpack upstream's source release (Maven Central) into a stock tree and a patched tree, and
- *       {@code git apply} the line's patches, in name order, to the patched one;</li>
+ *       {@code git apply} the line's patches, in the order of its {@code series}, to the patched one;</li>
  *   <li>build the servers (namesrv, broker, tools) and every module they need with upstream's own Maven
  *       build on each tree, checkstyle included ({@link UpstreamMavenBuild}; nothing is installed into
  *       {@code ~/.m2}), and copy their runtime classpath as upstream's poms resolve it;</li>

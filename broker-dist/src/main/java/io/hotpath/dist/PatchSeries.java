@@ -15,7 +15,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The {@code patches/<release>/*.patch} files, in name order, and which upstream modules they touch.
+ * A line's patches in the order {@code patches/<release>/series} gives (quilt's format: one file name per line,
+ * {@code #} comments), each with its upstream status and the upstream modules it touches. The series must name every
+ * {@code *.patch} file of the folder once and nothing else: a patch left out of it would silently not ship.
+ *
+ * <p>Each patch's message carries its upstream status as a Debian DEP-3 {@code Forwarded:} line (the URL where it was
+ * sent upstream, or {@code no}), next to an {@code Upstream-Counterpart:} line: the apache/rocketmq issue or pull
+ * request that proposes the same idea or did it in a later release, or {@code none found}.
  *
  * <p>A patch may change the sources, resources and tests ({@code <module>/src/{main,test}/{java,resources}})
  * of modules whose jar is on the broker's classpath; never upstream's poms or build configuration, so the
@@ -26,8 +32,16 @@ public final class PatchSeries {
     private static final Pattern DIFF_HEADER = Pattern.compile("^diff --git a/(\\S+) b/(\\S+)$", Pattern.MULTILINE);
     private static final Pattern PATCHABLE = Pattern.compile("^([a-z][a-z0-9-]*)/src/(main|test)/(java|resources)/.+");
 
-    /** One patch file: its name, where it is, its sha256 and the repository paths it changes. */
-    public record Patch(String name, Path file, String sha256, List<String> paths, Set<String> modules) {
+    /** The file that orders a line's patches. */
+    public static final String SERIES = "series";
+
+    private static final Pattern FORWARDED = Pattern.compile("^Forwarded: (\\S.*)$", Pattern.MULTILINE);
+
+    /**
+     * One patch file: its name, where it is, its sha256, the repository paths it changes and its DEP-3
+     * {@code Forwarded:} value.
+     */
+    public record Patch(String name, Path file, String sha256, List<String> paths, Set<String> modules, String forwarded) {
     }
 
     private final List<Patch> patches;
@@ -40,17 +54,60 @@ public final class PatchSeries {
         if (!Files.isDirectory(dir)) {
             throw new DistBuildException("patch directory " + dir + " does not exist");
         }
-        List<Path> files;
+        Set<String> present;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".patch")).sorted().toList();
+            present = new java.util.TreeSet<>(list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".patch")).toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        List<String> order = order(dir.resolve(SERIES));
+        for (String name : order) {
+            if (!present.contains(name)) {
+                throw new DistBuildException(dir.resolve(SERIES) + " names " + name + ", which is not in " + dir);
+            }
+        }
+        for (String name : present) {
+            if (!order.contains(name)) {
+                throw new DistBuildException(dir.resolve(name) + " is not in " + dir.resolve(SERIES)
+                    + ": add it there (the series is the order the patches are applied in)");
+            }
+        }
         List<Patch> patches = new ArrayList<>();
-        for (Path file : files) {
-            patches.add(parse(file));
+        for (String name : order) {
+            patches.add(parse(dir.resolve(name)));
         }
         return new PatchSeries(Collections.unmodifiableList(patches));
+    }
+
+    /** The patch file names a series file lists, in its order; each at most once. */
+    static List<String> order(Path series) {
+        if (!Files.isRegularFile(series)) {
+            throw new DistBuildException(series + " is missing: it lists the line's patches in the order they apply");
+        }
+        List<String> names = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(series, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DistBuildException("cannot read " + series + ": " + e.getMessage());
+        }
+        for (String line : lines) {
+            String name = (line.indexOf('#') >= 0 ? line.substring(0, line.indexOf('#')) : line).strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!name.endsWith(".patch") || name.contains("/") || name.contains(" ")) {
+                throw new DistBuildException(series + ": '" + name + "' is not a patch file name of this folder");
+            }
+            if (names.contains(name)) {
+                throw new DistBuildException(series + " lists " + name + " twice");
+            }
+            names.add(name);
+        }
+        if (names.isEmpty()) {
+            throw new DistBuildException(series + " lists no patch");
+        }
+        return names;
     }
 
     static Patch parse(Path file) {
@@ -80,7 +137,14 @@ public final class PatchSeries {
         if (paths.isEmpty()) {
             throw new DistBuildException("patch " + name + " contains no 'diff --git' section");
         }
-        return new Patch(name, file, Digests.sha256(file), List.copyOf(paths), Collections.unmodifiableSet(modules));
+        int end = text.indexOf("\n---\n");
+        Matcher forwarded = FORWARDED.matcher(end < 0 ? text : text.substring(0, end));
+        if (!forwarded.find()) {
+            throw new DistBuildException("patch " + name + " has no 'Forwarded: <where it was sent upstream, or no>' line"
+                + " in its message (DEP-3)");
+        }
+        return new Patch(name, file, Digests.sha256(file), List.copyOf(paths), Collections.unmodifiableSet(modules),
+            forwarded.group(1).strip());
     }
 
     public List<Patch> patches() {
