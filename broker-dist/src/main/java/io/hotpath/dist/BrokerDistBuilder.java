@@ -12,6 +12,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Builds a release line's stock and patched broker distributions the way a user who keeps their own
@@ -94,8 +98,14 @@ public final class BrokerDistBuilder {
         if (series.patches().isEmpty()) {
             throw new DistBuildException("no *.patch files in " + line.dir() + ": a patched distribution would equal stock");
         }
-        UpstreamMavenBuild maven = new UpstreamMavenBuild(path("--maven-home"), line.buildProperties(), work.resolve("m2"),
-            path("--user-repository"), work.resolve("logs"));
+        List<String> trees = flavor.equals("both") ? List.of("stock", "patched") : List.of(flavor);
+        // a private repository per tree: the trees install the same coordinates (org.apache.rocketmq:*:<release>), and
+        // each tree's tests and runtime classpath must resolve its own build, also while the other tree builds
+        Map<String, UpstreamMavenBuild> mavens = new LinkedHashMap<>();
+        for (String tree : trees) {
+            mavens.put(tree, new UpstreamMavenBuild(path("--maven-home"), line.buildProperties(), work.resolve("m2-" + tree),
+                path("--user-repository"), work.resolve("logs")));
+        }
         Set<String> modules = new LinkedHashSet<>(UpstreamLib.SERVERS);
         modules.addAll(series.modules());
         TestSelection selection = upstreamTests ? TestSelection.of(line, testMode.equals("ci")) : null;
@@ -105,22 +115,21 @@ public final class BrokerDistBuilder {
         Path excludes = writeExcludes(work);
         DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"));
 
+        Map<String, BuiltTree> built = buildConcurrently(trees, series, mavens, List.copyOf(modules), selection != null, work);
         Map<String, Map<String, Map<String, SurefireReports.Outcome>>> outcomes = new LinkedHashMap<>();
         Map<String, Long> testSeconds = new LinkedHashMap<>();
         Map<String, Map<String, List<String>>> listed = new LinkedHashMap<>();
         Map<String, String> patchedFailureMessages = new LinkedHashMap<>();
-        // stock first: both trees install into the same private repository, and the patched tree's
-        // tests must resolve the patched siblings, so each tree installs right before its own tests
-        for (String tree : List.of("stock", "patched")) {
-            if (flavor.equals("both") || flavor.equals(tree)) {
-                outcomes.put(tree, buildTree(tree, series, maven, List.copyOf(modules), selection, excludes, work, assembler,
-                    testSeconds, listed));
-                if (tree.equals("patched") && selection != null) {
-                    // the CI log is all one sees of a failure on another machine: carry surefire's reason into the report
-                    for (String module : selection.modules()) {
-                        SurefireReports.failureMessages(UpstreamTree.rootIn(work.resolve(tree), release).resolve(module))
-                            .forEach((test, message) -> patchedFailureMessages.put(module + ": " + test, message));
-                    }
+        // the tests run one tree after the other: upstream's store and HA tests keep deadlines that two test JVMs
+        // competing for 2 cores would miss
+        for (String tree : trees) {
+            outcomes.put(tree, testAndAssemble(tree, built.get(tree), mavens.get(tree), selection, excludes, work, assembler,
+                testSeconds, listed, series));
+            if (tree.equals("patched") && selection != null) {
+                // the CI log is all one sees of a failure on another machine: carry surefire's reason into the report
+                for (String module : selection.modules()) {
+                    SurefireReports.failureMessages(built.get(tree).source().root().resolve(module))
+                        .forEach((test, message) -> patchedFailureMessages.put(module + ": " + test, message));
                 }
             }
         }
@@ -141,17 +150,48 @@ public final class BrokerDistBuilder {
         }
     }
 
+    /** A tree unpacked (and patched) and installed by upstream's build, with what BUILD-INFO.txt says of it so far. */
+    private record BuiltTree(UpstreamTree source, List<String> buildInfo) {
+    }
+
     /**
-     * One tree: unpack the source release (and apply the patches to the patched tree), build it with
-     * upstream's build, optionally run upstream's tests, assemble its distribution. Returns the tests'
-     * outcomes per module (empty without tests).
+     * Unpacks, patches and builds the trees at the same time, one thread each: a tree's build is mostly one javac at a
+     * time, so two trees on 2 cores take little more than one. The first failure stops the other build.
      */
-    private Map<String, Map<String, SurefireReports.Outcome>> buildTree(String tree, PatchSeries series, UpstreamMavenBuild maven,
-                                                                      List<String> modules, TestSelection selection, Path excludes,
-                                                                      Path work, DistAssembler assembler, Map<String, Long> testSeconds,
-                                                                      Map<String, Map<String, List<String>>> listed) {
-        String release = line.release();
-        UpstreamTree source = UpstreamTree.unpack(path("--source-release"), release, work.resolve(tree));
+    private Map<String, BuiltTree> buildConcurrently(List<String> trees, PatchSeries series, Map<String, UpstreamMavenBuild> mavens,
+                                                     List<String> modules, boolean testsFollow, Path work) {
+        ExecutorService pool = Executors.newFixedThreadPool(trees.size(), runnable -> {
+            Thread thread = new Thread(runnable, "upstream-build");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Map<String, Future<BuiltTree>> futures = new LinkedHashMap<>();
+        try {
+            for (String tree : trees) {
+                futures.put(tree, pool.submit(() -> buildTree(tree, series, mavens.get(tree), modules, testsFollow, work)));
+            }
+            Map<String, BuiltTree> built = new LinkedHashMap<>();
+            for (Map.Entry<String, Future<BuiltTree>> e : futures.entrySet()) {
+                built.put(e.getKey(), e.getValue().get());
+            }
+            return built;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                : new DistBuildException("building the trees failed: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistBuildException("interrupted while building the trees");
+        } finally {
+            // interrupting a build's thread stops its Maven (UpstreamMavenBuild stops the process when interrupted)
+            futures.values().forEach(f -> f.cancel(true));
+            pool.shutdownNow();
+        }
+    }
+
+    /** One tree: unpack the source release (and apply the patches to the patched tree), build it with upstream's build. */
+    private BuiltTree buildTree(String tree, PatchSeries series, UpstreamMavenBuild maven, List<String> modules,
+                                boolean testsFollow, Path work) {
+        UpstreamTree source = UpstreamTree.unpack(path("--source-release"), line.release(), work.resolve(tree));
         List<String> buildInfo = new ArrayList<>();
         buildInfo.add("upstream.source=" + line.sourceRelease() + " (Maven Central), built with upstream's Maven build");
         if (tree.equals("patched")) {
@@ -165,7 +205,22 @@ public final class BrokerDistBuilder {
                     + patch.modules() + ")");
             }
         }
-        maven.install(source.root(), tree, modules, selection != null);
+        maven.install(source.root(), tree, modules, testsFollow);
+        return new BuiltTree(source, buildInfo);
+    }
+
+    /**
+     * One built tree: optionally run upstream's tests, assemble its distribution. Returns the tests' outcomes per module
+     * (empty without tests).
+     */
+    private Map<String, Map<String, SurefireReports.Outcome>> testAndAssemble(String tree, BuiltTree built, UpstreamMavenBuild maven,
+                                                                            TestSelection selection, Path excludes, Path work,
+                                                                            DistAssembler assembler, Map<String, Long> testSeconds,
+                                                                            Map<String, Map<String, List<String>>> listed,
+                                                                            PatchSeries series) {
+        String release = line.release();
+        UpstreamTree source = built.source();
+        List<String> buildInfo = new ArrayList<>(built.buildInfo());
         Map<String, Map<String, SurefireReports.Outcome>> outcomes = new LinkedHashMap<>();
         if (selection != null) {
             listed.put(tree, selection.presentIn(source.root(), tree));

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs upstream's own Maven build in an unpacked upstream tree: its poms, its plugins, its
@@ -43,6 +44,9 @@ public final class UpstreamMavenBuild {
         "--add-exports=java.xml/jdk.xml.internal=ALL-UNNAMED",
         "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
+    /** How often a running step says it still runs. */
+    private static final long PROGRESS_SECONDS = 30;
+
     /** The dependency plugin the servers' classpath is copied with; the version our own build pins (root pom). */
     static final String DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1";
 
@@ -65,7 +69,7 @@ public final class UpstreamMavenBuild {
         this.lineProperties = lineProperties.entrySet().stream().map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList();
         this.privateRepository = privateRepository;
         this.logs = logs;
-        this.settings = privateRepository.resolveSibling("upstream-settings.xml");
+        this.settings = privateRepository.resolveSibling(privateRepository.getFileName() + "-settings.xml");
         if (privateRepository.normalize().equals(userRepository.normalize())) {
             throw new DistBuildException("the upstream build's private repository must not be " + userRepository);
         }
@@ -196,7 +200,12 @@ public final class UpstreamMavenBuild {
             Runtime.getRuntime().addShutdownHook(stopper);
             try {
                 process.getOutputStream().close();
-                exit = process.waitFor();
+                // progress for a step that takes minutes: its output goes to the log, not to the console
+                while (!process.waitFor(PROGRESS_SECONDS, TimeUnit.SECONDS)) {
+                    System.out.printf("hotpath: %s: still running after %.0f s (log: %s)%n", what,
+                        (System.nanoTime() - start) / 1e9, log);
+                }
+                exit = process.exitValue();
             } finally {
                 stop(process);
                 try {

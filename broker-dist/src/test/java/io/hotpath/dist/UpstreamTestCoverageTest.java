@@ -68,6 +68,7 @@ class UpstreamTestCoverageTest {
     void namesAnEditedFileWithoutTestsAMappedClassOutsideCiAndAPatchedTestOutsideCi(@TempDir Path patches) throws IOException {
         Path dir = Files.createDirectories(patches.resolve("9.9.9"));
         Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(PatchSeries.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), DESCRIPTOR
             + "upstream.tests.ci.store=org.apache.rocketmq.store.CommitLogTest\n"
             + "upstream.tests.exercising.store/src/main/java/org/apache/rocketmq/store/CommitLog.java="
@@ -88,6 +89,7 @@ class UpstreamTestCoverageTest {
     void namesAListedClassUpstreamDoesNotHaveAndOneThatDoesNotNameWhatItExercises(@TempDir Path patches) throws IOException {
         Path dir = Files.createDirectories(patches.resolve("9.9.9"));
         Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(PatchSeries.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), DESCRIPTOR
             + "upstream.tests.ci.store=org.apache.rocketmq.store.CommitLogTest org.apache.rocketmq.store.UnrelatedTest"
             + " org.apache.rocketmq.store.MissingTest org.apache.rocketmq.store.AddedTest org.apache.rocketmq.store.EditedTest\n"
@@ -149,6 +151,7 @@ class UpstreamTestCoverageTest {
         From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
         Subject: [PATCH] x
 
+        Forwarded: no
         ---
         diff --git a/store/src/main/java/io/hotpath/store/Ours.java b/store/src/main/java/io/hotpath/store/Ours.java
         new file mode 100644

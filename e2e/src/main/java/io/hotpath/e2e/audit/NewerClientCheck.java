@@ -77,8 +77,8 @@ public final class NewerClientCheck {
     static final String RESULT_FILE = "result.txt";
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration CHILD_STOP_GRACE = Duration.ofSeconds(5);
-    // rocketmq.jdk17.flags of the root pom: 4.9.x clients need them on JDK 17 too
-    private static final List<String> JDK17_FLAGS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
+    // rocketmq.jdk17.flags of the root pom: 4.9.x clients need them on JDK 17 too (SharedFactsTest keeps the copies equal)
+    static final List<String> JDK17_FLAGS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
         "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
         "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
 
