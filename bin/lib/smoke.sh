@@ -60,6 +60,13 @@ if $help; then
   exec "$java_bin" "${jvm_flags[@]}" -cp "$jar:$dependencies" "$MAIN" --help
 fi
 
+# Outside the namespace (Maven needs the network): check the options, and build the line's distributions this smoke
+# runs when they are missing or stale (io.hotpath.e2e.cli.SmokePreparation); bad input fails here, before any build
+if [ "$MAIN" = io.hotpath.e2e.cli.ClusterSmoke ]; then
+  "$java_bin" "${jvm_flags[@]}" "-Dhotpath.root=$HOTPATH_ROOT" -cp "$jar:$dependencies" io.hotpath.e2e.cli.SmokePreparation "$@" \
+    || exit $?
+fi
+
 if $netns; then
   command -v unshare >/dev/null 2>&1 || die "unshare (util-linux) not found: it is needed for a private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
   command -v ip >/dev/null 2>&1 || die "ip (iproute2) not found: it is needed to bring up loopback in the private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"

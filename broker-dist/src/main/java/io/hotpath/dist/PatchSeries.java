@@ -1,7 +1,8 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.ReleaseLineException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A line's patches in the order {@code patches/<release>/series} gives (quilt's format: one file name per line,
@@ -33,7 +33,7 @@ public final class PatchSeries {
     private static final Pattern PATCHABLE = Pattern.compile("^([a-z][a-z0-9-]*)/src/(main|test)/(java|resources)/.+");
 
     /** The file that orders a line's patches. */
-    public static final String SERIES = "series";
+    public static final String SERIES = ReleaseLine.SERIES;
 
     private static final Pattern FORWARDED = Pattern.compile("^Forwarded: (\\S.*)$", Pattern.MULTILINE);
 
@@ -54,60 +54,17 @@ public final class PatchSeries {
         if (!Files.isDirectory(dir)) {
             throw new DistBuildException("patch directory " + dir + " does not exist");
         }
-        Set<String> present;
-        try (Stream<Path> list = Files.list(dir)) {
-            present = new java.util.TreeSet<>(list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".patch")).toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        List<String> order = order(dir.resolve(SERIES));
-        for (String name : order) {
-            if (!present.contains(name)) {
-                throw new DistBuildException(dir.resolve(SERIES) + " names " + name + ", which is not in " + dir);
-            }
-        }
-        for (String name : present) {
-            if (!order.contains(name)) {
-                throw new DistBuildException(dir.resolve(name) + " is not in " + dir.resolve(SERIES)
-                    + ": add it there (the series is the order the patches are applied in)");
-            }
+        List<Path> files;
+        try {
+            files = ReleaseLine.series(dir);
+        } catch (ReleaseLineException e) {
+            throw new DistBuildException(e.getMessage());
         }
         List<Patch> patches = new ArrayList<>();
-        for (String name : order) {
-            patches.add(parse(dir.resolve(name)));
+        for (Path file : files) {
+            patches.add(parse(file));
         }
         return new PatchSeries(Collections.unmodifiableList(patches));
-    }
-
-    /** The patch file names a series file lists, in its order; each at most once. */
-    static List<String> order(Path series) {
-        if (!Files.isRegularFile(series)) {
-            throw new DistBuildException(series + " is missing: it lists the line's patches in the order they apply");
-        }
-        List<String> names = new ArrayList<>();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(series, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new DistBuildException("cannot read " + series + ": " + e.getMessage());
-        }
-        for (String line : lines) {
-            String name = (line.indexOf('#') >= 0 ? line.substring(0, line.indexOf('#')) : line).strip();
-            if (name.isEmpty()) {
-                continue;
-            }
-            if (!name.endsWith(".patch") || name.contains("/") || name.contains(" ")) {
-                throw new DistBuildException(series + ": '" + name + "' is not a patch file name of this folder");
-            }
-            if (names.contains(name)) {
-                throw new DistBuildException(series + " lists " + name + " twice");
-            }
-            names.add(name);
-        }
-        if (names.isEmpty()) {
-            throw new DistBuildException(series + " lists no patch");
-        }
-        return names;
     }
 
     static Patch parse(Path file) {

@@ -172,6 +172,61 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         return value.strip();
     }
 
+    /** The file that orders a line's patches. */
+    public static final String SERIES = "series";
+
+    /**
+     * The line's patch files in the order they apply, as its {@code series} file lists them (quilt's format: one file
+     * name per line, {@code #} comments). The series must name every {@code *.patch} file of the folder once and nothing
+     * else: a patch left out of it would silently not ship.
+     */
+    public List<Path> patchFiles() {
+        return series(dir);
+    }
+
+    /** {@link #patchFiles} of a folder that need not hold a descriptor. */
+    public static List<Path> series(Path dir) {
+        Path series = dir.resolve(SERIES);
+        if (!Files.isRegularFile(series)) {
+            throw new ReleaseLineException(series + " is missing: it lists the line's patches in the order they apply");
+        }
+        List<String> lines;
+        List<String> present;
+        try (Stream<Path> list = Files.list(dir)) {
+            lines = Files.readAllLines(series, StandardCharsets.UTF_8);
+            present = list.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".patch")).sorted().toList();
+        } catch (IOException e) {
+            throw new ReleaseLineException("cannot read " + series + ": " + e.getMessage());
+        }
+        List<String> names = new ArrayList<>();
+        for (String line : lines) {
+            String name = (line.indexOf('#') >= 0 ? line.substring(0, line.indexOf('#')) : line).strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!name.endsWith(".patch") || name.contains("/") || name.contains(" ")) {
+                throw new ReleaseLineException(series + ": '" + name + "' is not a patch file name of this folder");
+            }
+            if (names.contains(name)) {
+                throw new ReleaseLineException(series + " lists " + name + " twice");
+            }
+            if (!present.contains(name)) {
+                throw new ReleaseLineException(series + " names " + name + ", which is not in " + dir);
+            }
+            names.add(name);
+        }
+        for (String name : present) {
+            if (!names.contains(name)) {
+                throw new ReleaseLineException(dir.resolve(name) + " is not in " + series
+                    + ": add it there (the series is the order the patches are applied in)");
+            }
+        }
+        if (names.isEmpty()) {
+            throw new ReleaseLineException(series + " lists no patch");
+        }
+        return names.stream().map(dir::resolve).toList();
+    }
+
     /** Every line under {@code patchesRoot}, oldest release first. */
     public static List<ReleaseLine> all(Path patchesRoot) {
         List<ReleaseLine> lines = new ArrayList<>();

@@ -2,12 +2,16 @@ package io.hotpath.e2e.cluster;
 
 import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.UsageException;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 
@@ -39,9 +43,10 @@ public final class Distribution {
     public static Distribution resolve(String spec, String release, Path projectRoot) {
         if (spec.equals("stock") || spec.equals("patched")) {
             Path home = ReleaseLines.distributionHome(projectRoot, release, spec);
-            if (!Files.isDirectory(home)) {
-                throw new UsageException("the " + spec + " distribution of " + release + " is not built (" + home
-                        + " is missing); build it with bin/hotpath setup");
+            String stale = staleness(ReleaseLines.line(release, projectRoot), spec, home);
+            if (stale != null) {
+                throw new UsageException("the " + spec + " distribution of " + release + " " + stale
+                        + "; build it with bin/hotpath setup (bin/hotpath smoke and run build it themselves)");
             }
             return checked(spec, release, home);
         }
@@ -51,6 +56,65 @@ public final class Distribution {
                     + "' is none of these (no such directory)");
         }
         return checked(home.getFileName().toString(), release, home);
+    }
+
+    /**
+     * Why the line's {@code flavor} distribution at {@code home} cannot be run as that line's, or null when it can: it is
+     * missing, or its BUILD-INFO.txt names other patches (by file and sha256) than the line's series, in another order
+     * (stock: any), e.g. after a patch changed since the distribution was built.
+     */
+    public static String staleness(ReleaseLine line, String flavor, Path home) {
+        if (!Files.isDirectory(home)) {
+            return "is not built (" + home + " is missing)";
+        }
+        Properties info = buildInfo(home);
+        if (info == null) {
+            return "has no readable BUILD-INFO.txt (" + home + ")";
+        }
+        if (!line.release().equals(info.getProperty("upstream.version"))) {
+            return "was built from upstream " + info.getProperty("upstream.version") + ", not " + line.release();
+        }
+        List<String> expected = new ArrayList<>();
+        if (flavor.equals("patched")) {
+            for (Path patch : line.patchFiles()) {
+                expected.add(patch.getFileName() + " " + sha256(patch));
+            }
+        }
+        List<String> built = new ArrayList<>();
+        for (int i = 1; info.containsKey("patch." + i); i++) {
+            built.add(info.getProperty("patch." + i) + " " + info.getProperty("patch." + i + ".sha256"));
+        }
+        if (!built.equals(expected)) {
+            return "is stale: built with patches " + names(built) + ", the line's series has " + names(expected)
+                + (names(built).equals(names(expected)) ? " (a patch changed since)" : "");
+        }
+        return null;
+    }
+
+    private static List<String> names(List<String> patches) {
+        return patches.stream().map(p -> p.substring(0, p.indexOf(' '))).toList();
+    }
+
+    private static String sha256(Path file) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (IOException | NoSuchAlgorithmException e) {
+            throw new ClusterException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Properties buildInfo(Path home) {
+        Path file = home.resolve("BUILD-INFO.txt");
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        Properties info = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            info.load(reader);
+        } catch (IOException e) {
+            return null;
+        }
+        return info;
     }
 
     private static Distribution checked(String flavor, String release, Path home) {

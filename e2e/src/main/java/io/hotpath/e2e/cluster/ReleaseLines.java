@@ -72,6 +72,15 @@ public final class ReleaseLines {
     }
 
     /** Where bin/hotpath build-broker puts the {@code flavor} distribution of {@code release}. */
+    /** The descriptor of a known line (partial or not); an unknown one is the command line's one-line error. */
+    public static ReleaseLine line(String release, Path projectRoot) {
+        try {
+            return ReleaseLine.resolve(release, projectRoot.resolve("patches"));
+        } catch (ReleaseLineException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
     public static Path distributionHome(Path projectRoot, String release, String flavor) {
         return projectRoot.resolve("broker-dist/target/rocketmq-" + release + "-" + flavor).normalize();
     }
