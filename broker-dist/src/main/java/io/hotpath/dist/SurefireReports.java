@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -24,19 +25,24 @@ public final class SurefireReports {
 
     /** Test id -> outcome; empty when the module wrote no report (it has no tests, or they did not run). */
     public static Map<String, Outcome> read(Path moduleDir) {
-        Path reports = moduleDir.resolve("target/surefire-reports");
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
+        for (Path file : reportFiles(moduleDir)) {
+            readSuite(file, outcomes);
+        }
+        return outcomes;
+    }
+
+    /** The module's {@code TEST-*.xml} files in name order; none when it wrote no report. */
+    private static List<Path> reportFiles(Path moduleDir) {
+        Path reports = moduleDir.resolve("target/surefire-reports");
         if (!Files.isDirectory(reports)) {
-            return outcomes;
+            return List.of();
         }
         try (Stream<Path> files = Files.list(reports)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).sorted().toList()) {
-                readSuite(file, outcomes);
-            }
+            return files.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).sorted().toList();
         } catch (IOException e) {
             throw new DistBuildException("cannot read " + reports + ": " + e.getMessage());
         }
-        return outcomes;
     }
 
     /**
@@ -44,24 +50,16 @@ public final class SurefireReports {
      * last run failed or errored: what a CI log must show, since the reports stay on the machine that ran them.
      */
     public static Map<String, String> failureMessages(Path moduleDir) {
-        Path reports = moduleDir.resolve("target/surefire-reports");
         Map<String, String> messages = new LinkedHashMap<>();
-        if (!Files.isDirectory(reports)) {
-            return messages;
-        }
-        try (Stream<Path> files = Files.list(reports)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().matches("TEST-.*\\.xml")).sorted().toList()) {
-                NodeList cases = parse(file).getElementsByTagName("testcase");
-                for (int i = 0; i < cases.getLength(); i++) {
-                    Element testCase = (Element) cases.item(i);
-                    String message = firstProblem(testCase);
-                    if (message != null) {
-                        messages.putIfAbsent(testCase.getAttribute("classname") + "#" + testCase.getAttribute("name"), message);
-                    }
+        for (Path file : reportFiles(moduleDir)) {
+            NodeList cases = parse(file).getElementsByTagName("testcase");
+            for (int i = 0; i < cases.getLength(); i++) {
+                Element testCase = (Element) cases.item(i);
+                String message = firstProblem(testCase);
+                if (message != null) {
+                    messages.putIfAbsent(testCase.getAttribute("classname") + "#" + testCase.getAttribute("name"), message);
                 }
             }
-        } catch (IOException e) {
-            throw new DistBuildException("cannot read " + reports + ": " + e.getMessage());
         }
         return messages;
     }
