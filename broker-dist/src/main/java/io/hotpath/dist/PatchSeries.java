@@ -32,9 +32,6 @@ public final class PatchSeries {
     private static final Pattern DIFF_HEADER = Pattern.compile("^diff --git a/(\\S+) b/(\\S+)$", Pattern.MULTILINE);
     private static final Pattern PATCHABLE = Pattern.compile("^([a-z][a-z0-9-]*)/src/(main|test)/(java|resources)/.+");
 
-    /** The file that orders a line's patches. */
-    public static final String SERIES = ReleaseLine.SERIES;
-
     private static final Pattern FORWARDED = Pattern.compile("^Forwarded: (\\S.*)$", Pattern.MULTILINE);
 
     /**

@@ -68,7 +68,7 @@ class UpstreamTestCoverageTest {
     void namesAnEditedFileWithoutTestsAMappedClassOutsideCiAndAPatchedTestOutsideCi(@TempDir Path patches) throws IOException {
         Path dir = Files.createDirectories(patches.resolve("9.9.9"));
         Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve(PatchSeries.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(ReleaseLine.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), DESCRIPTOR
             + "upstream.tests.ci.store=org.apache.rocketmq.store.CommitLogTest\n"
             + "upstream.tests.exercising.store/src/main/java/org/apache/rocketmq/store/CommitLog.java="
@@ -89,7 +89,7 @@ class UpstreamTestCoverageTest {
     void namesAListedClassUpstreamDoesNotHaveAndOneThatDoesNotNameWhatItExercises(@TempDir Path patches) throws IOException {
         Path dir = Files.createDirectories(patches.resolve("9.9.9"));
         Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve(PatchSeries.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(ReleaseLine.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), DESCRIPTOR
             + "upstream.tests.ci.store=org.apache.rocketmq.store.CommitLogTest org.apache.rocketmq.store.UnrelatedTest"
             + " org.apache.rocketmq.store.MissingTest org.apache.rocketmq.store.AddedTest org.apache.rocketmq.store.EditedTest\n"

@@ -163,17 +163,9 @@ public final class Distribution {
 
     /** The patches BUILD-INFO.txt says were applied ({@code patch.N=<file>}), in order; empty for stock. */
     public List<String> patches() {
-        Properties info = new Properties();
-        Path file = home.resolve("BUILD-INFO.txt");
-        if (Files.isRegularFile(file)) {
-            try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                info.load(reader);
-            } catch (IOException e) {
-                return List.of();
-            }
-        }
+        Properties info = buildInfo(home);
         List<String> patches = new ArrayList<>();
-        for (int i = 1; info.containsKey("patch." + i); i++) {
+        for (int i = 1; info != null && info.containsKey("patch." + i); i++) {
             patches.add(info.getProperty("patch." + i));
         }
         return patches;
