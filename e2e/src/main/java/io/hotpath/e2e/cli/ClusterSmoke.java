@@ -21,6 +21,7 @@ import io.hotpath.e2e.load.ConsumerSendBacks;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.load.Ticker;
 import io.hotpath.e2e.network.ClusterNetwork;
 import io.hotpath.e2e.report.BrokerFlightRecording;
 import io.hotpath.e2e.report.FailedSends;
@@ -43,6 +44,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -69,6 +75,8 @@ public final class ClusterSmoke {
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(1);
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+    /** How long a failed run waits for the newer-client checks still running to stop their JVMs (each: SIGTERM, 5 s, SIGKILL). */
+    private static final Duration CLIENT_STOP_WAIT = Duration.ofSeconds(30);
 
     private final SmokeOptions options;
     private final Path projectRoot;
@@ -360,38 +368,89 @@ public final class ClusterSmoke {
     private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect,
                                          List<NewerClientCheck.Client> newerClients)
             throws IOException, InterruptedException {
-        CompatSends.Sent compat = CompatSends.send(namesrvAddress, runId, bodySize);
+        CompatSends.Sent compat;
+        // under kill-slave every send to broker-a waits out the client's 3 s timeout: a minute or more
+        try (Ticker ignored = elapsedTicker("compat: sending V1-header messages and a batch to " + CompatSends.TOPIC)) {
+            compat = CompatSends.send(namesrvAddress, runId, bodySize);
+        }
         Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
                 CompatSends.V1_MESSAGES, CompatSends.BATCH_MESSAGES, CompatSends.TOPIC, compat.ledger().acked(),
                 compat.ledger().failed() + compat.ledger().notOk(), compat.v1PhaseCodes(), compat.batchPhaseCodes());
         if (!compat.codeProblems().isEmpty()) {
             throw new ClusterException("compat sends did not use the intended headers: " + String.join("; ", compat.codeProblems()));
         }
-        RelaySends.Sent relay = RelaySends.send(namesrvAddress, runId, bodySize);
-        Console.progress("relay: %d delayed (level %d) and %d transactional messages to %s: acked %d, failed %d; committed at once %d,"
-                        + " UNKNOW then committed on check-back %d of %d (first check-back %s)",
-                RelaySends.DELAYED, RelaySends.DELAY_LEVEL, RelaySends.COMMITTED + RelaySends.CHECKED, RelaySends.TOPIC,
-                relay.ledger().acked(), relay.ledger().failed() + relay.ledger().notOk(), relay.committedAtOnce(),
-                relay.committedOnCheckBack(), RelaySends.CHECKED,
-                relay.checkBackSeconds() < 0 ? "never came" : String.format(Locale.ROOT, "%.1f s after the send", relay.checkBackSeconds()));
-        ConsumerSendBacks.Result sendBacks = ConsumerSendBacks.run(namesrvAddress, runId, CompatSends.TOPIC);
-        Console.progress("send-back: %s", sendBacks.line());
-        if (!sendBacks.problems().isEmpty()) {
-            throw new ClusterException("consumer send-back: " + String.join("; ", sendBacks.problems()));
+        // The newer clients run in JVMs of their own while this one sends the relay and the send-backs: all of them wait
+        // mostly on the brokers (under kill-slave each send to broker-a waits 3 s), so one after the other only adds up the waits.
+        // None of them writes a topic another reads: the clients read the compat topic, the send-backs go to retry topics.
+        ExecutorService clientRunner = Executors.newFixedThreadPool(Math.max(1, newerClients.size()), r -> {
+            Thread thread = new Thread(r, "hotpath-newer-client");
+            thread.setDaemon(true);
+            return thread;
+        });
+        List<Future<NewerClientCheck.Result>> pending = new ArrayList<>();
+        try {
+            for (NewerClientCheck.Client client : newerClients) {
+                pending.add(clientRunner.submit(() -> NewerClientCheck.run(client, namesrvAddress, runDir, runId, bodySize,
+                        compat.ledger(), toleratesBatchDefect)));
+            }
+            RelaySends.Sent relay;
+            try (Ticker ignored = elapsedTicker("relay: sending delayed and transactional messages to " + RelaySends.TOPIC
+                    + " and waiting for the broker's check-back")) {
+                relay = RelaySends.send(namesrvAddress, runId, bodySize);
+            }
+            Console.progress("relay: %d delayed (level %d) and %d transactional messages to %s: acked %d, failed %d; committed at once %d,"
+                            + " UNKNOW then committed on check-back %d of %d (first check-back %s)",
+                    RelaySends.DELAYED, RelaySends.DELAY_LEVEL, RelaySends.COMMITTED + RelaySends.CHECKED, RelaySends.TOPIC,
+                    relay.ledger().acked(), relay.ledger().failed() + relay.ledger().notOk(), relay.committedAtOnce(),
+                    relay.committedOnCheckBack(), RelaySends.CHECKED,
+                    relay.checkBackSeconds() < 0 ? "never came" : String.format(Locale.ROOT, "%.1f s after the send", relay.checkBackSeconds()));
+            ConsumerSendBacks.Result sendBacks = ConsumerSendBacks.run(namesrvAddress, runId, CompatSends.TOPIC);
+            Console.progress("send-back: %s", sendBacks.line());
+            if (!sendBacks.problems().isEmpty()) {
+                throw new ClusterException("consumer send-back: " + String.join("; ", sendBacks.problems()));
+            }
+            List<NewerClientCheck.Result> newerResults = new ArrayList<>();
+            for (Future<NewerClientCheck.Result> future : pending) {
+                NewerClientCheck.Result newer = awaitClient(future);
+                NewerClientCheck.Client client = newer.client();
+                Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
+                        client.release(), newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
+                        client.topic(), newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
+                Console.progress("client %s read-back of %s: %s", client.release(), client.topic(), newer.ownReadBack().line());
+                Console.progress("client %s read-back of %s (sent by 4.9.0): %s", client.release(), CompatSends.TOPIC,
+                        newer.compatReadBack().line());
+                newerResults.add(newer);
+            }
+            return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect);
+        } finally {
+            // on a failure here: interrupt the clients still waiting; each stops its JVM by PID in its own finally
+            clientRunner.shutdownNow();
+            if (!clientRunner.awaitTermination(CLIENT_STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                Console.warn("a newer-client check did not stop within its grace time");
+            }
         }
-        List<NewerClientCheck.Result> newerResults = new ArrayList<>();
-        for (NewerClientCheck.Client client : newerClients) {
-            NewerClientCheck.Result newer = NewerClientCheck.run(client, namesrvAddress, runDir, runId, bodySize, compat.ledger(),
-                    toleratesBatchDefect);
-            Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
-                    client.release(), newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
-                    client.topic(), newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
-            Console.progress("client %s read-back of %s: %s", client.release(), client.topic(), newer.ownReadBack().line());
-            Console.progress("client %s read-back of %s (sent by 4.9.0): %s", client.release(), CompatSends.TOPIC,
-                    newer.compatReadBack().line());
-            newerResults.add(newer);
+    }
+
+    /** A progress line every few seconds for a phase that reports nothing of its own until it ends. */
+    private static Ticker elapsedTicker(String phase) {
+        long start = System.nanoTime();
+        return Ticker.every(Duration.ofSeconds(10), () -> String.format(Locale.ROOT, "%s: %.0f s so far", phase, (System.nanoTime() - start) / 1e9));
+    }
+
+    /** The result of one newer-client check, its own failure rethrown as it was thrown. */
+    private static NewerClientCheck.Result awaitClient(Future<NewerClientCheck.Result> future) throws IOException, InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new ClusterException("newer-client check failed: " + cause, cause);
         }
-        return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect);
     }
 
     /**

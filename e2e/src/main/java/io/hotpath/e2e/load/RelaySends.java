@@ -4,7 +4,9 @@ import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.audit.DeliveryAudit;
 import io.hotpath.e2e.cluster.ClusterLayout;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -104,14 +106,18 @@ public final class RelaySends {
                     ledger.recordFailure(seq, e, System.nanoTime() - begin);
                 }
             }
-            int owed = 0;
+            // the acknowledged transactions that answered UNKNOW: only their check-backs commit them. A send that failed
+            // may still have stored its half message, and the broker checks that one back too: it must not end the wait.
+            Set<Integer> owed = new HashSet<>();
             for (int seq = DELAYED + COMMITTED; seq < MESSAGES; seq++) {
-                owed += ledger.outcome(seq) == SendLedger.Outcome.ACKED ? 1 : 0;
+                if (ledger.outcome(seq) == SendLedger.Outcome.ACKED) {
+                    owed.add(seq);
+                }
             }
             long firstCheck = listener.awaitCheckBacks(owed, CHECK_BACK_WAIT);
             checks.shutdown();
             checks.awaitTermination(10, TimeUnit.SECONDS);
-            return new Sent(messages, ledger, atOnce, listener.checkedBack(),
+            return new Sent(messages, ledger, atOnce, listener.checkedBackOf(owed),
                 firstCheck < 0 ? -1 : (firstCheck - checkedSentAt) / 1e9);
         } finally {
             producer.shutdown();
@@ -120,10 +126,10 @@ public final class RelaySends {
     }
 
     /** COMMIT at once, except UNKNOW for {@link #answersUnknownFirst}; on check-back, COMMIT what is ours. */
-    private static final class Listener implements TransactionListener {
+    static final class Listener implements TransactionListener {
         private final SeededMessages messages;
-        private final Set<Integer> checkedBack = new HashSet<>();
-        private volatile long firstCheckNanos = -1;
+        /** Seq -> when it was first checked back (System.nanoTime). */
+        private final Map<Integer, Long> checkedBack = new HashMap<>();
 
         Listener(SeededMessages messages) {
             this.messages = messages;
@@ -142,28 +148,29 @@ public final class RelaySends {
                 return LocalTransactionState.UNKNOW;
             }
             synchronized (this) {
-                if (firstCheckNanos < 0) {
-                    firstCheckNanos = System.nanoTime();
-                }
-                // the broker may check a transaction again before it sees the first COMMIT: count it once
-                checkedBack.add(seq);
+                // the broker may check a transaction again before it sees the first COMMIT: count it once, at its first check
+                checkedBack.putIfAbsent(seq, System.nanoTime());
                 notifyAll();
             }
             return LocalTransactionState.COMMIT_MESSAGE;
         }
 
-        synchronized int checkedBack() {
-            return checkedBack.size();
+        /** How many of {@code seqs} were checked back (and committed then). */
+        synchronized int checkedBackOf(Set<Integer> seqs) {
+            return (int) seqs.stream().filter(checkedBack::containsKey).count();
         }
 
-        /** Waits until {@code owed} transactions were checked back, at most {@code wait}; returns when the first check came, or -1. */
-        synchronized long awaitCheckBacks(int owed, Duration wait) throws InterruptedException {
+        /**
+         * Waits until every one of {@code owed} was checked back, at most {@code wait}; returns when the first check of one
+         * of them came, or -1.
+         */
+        synchronized long awaitCheckBacks(Set<Integer> owed, Duration wait) throws InterruptedException {
             long deadline = System.nanoTime() + wait.toNanos();
             long left;
-            while (checkedBack.size() < owed && (left = deadline - System.nanoTime()) > 0) {
+            while (!checkedBack.keySet().containsAll(owed) && (left = deadline - System.nanoTime()) > 0) {
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
-            return firstCheckNanos;
+            return owed.stream().map(checkedBack::get).filter(t -> t != null).mapToLong(Long::longValue).min().orElse(-1);
         }
     }
 }
