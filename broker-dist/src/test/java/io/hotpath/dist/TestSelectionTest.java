@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +81,18 @@ class TestSelectionTest {
             .hasMessageContaining("--upstream-tests must be full (or true), ci or false, got 'some'");
         assertThatThrownBy(() -> BrokerDistBuilder.parse(args("ci", "patched"))).isInstanceOf(DistBuildException.class)
             .hasMessageContaining("they need --flavor both");
+    }
+
+    @Test
+    void testSourcesAreCompiledUnlessTheCallerSaysFalse() {
+        assertThat(BrokerDistBuilder.parse(args("false", "both")).get("--compile-tests")).isEqualTo("true");
+        String[] quickStart = Stream.concat(Arrays.stream(args("false", "both")),
+            Stream.of("--compile-tests", "false")).toArray(String[]::new);
+        assertThat(BrokerDistBuilder.parse(quickStart).get("--compile-tests")).isEqualTo("false");
+        String[] bogus = Stream.concat(Arrays.stream(args("false", "both")),
+            Stream.of("--compile-tests", "maybe")).toArray(String[]::new);
+        assertThatThrownBy(() -> BrokerDistBuilder.parse(bogus)).isInstanceOf(DistBuildException.class)
+            .hasMessageContaining("--compile-tests must be true or false, got 'maybe'");
     }
 
     private static String[] args(String upstreamTests, String flavor) {

@@ -62,11 +62,13 @@ public final class SmokePreparation {
 
     /**
      * broker-dist's build of the line, Maven's output on the console as it goes (the two trees' builds say every 30 s
-     * that they still run). Tests are not run: the distributions are what the smoke needs.
+     * that they still run). Tests are neither compiled nor run: the distributions are what the smoke needs, and the
+     * upstream trees' test sources cost minutes per tree here (CI and build-broker compile and run them).
      */
     static boolean build(Path root, String release, String flavor) {
         List<String> command = List.of("mvn", "-B", "--no-transfer-progress", "-pl", "broker-dist", "verify", "-DskipTests",
-            "-Dhotpath.line=" + release, "-Dhotpath.flavor=" + flavor, "-Dhotpath.upstream.tests=false");
+            "-Dhotpath.line=" + release, "-Dhotpath.flavor=" + flavor, "-Dhotpath.upstream.tests=false",
+            "-Dhotpath.upstream.compileTests=false");
         System.err.println("hotpath: building " + release + " " + flavor + " (" + String.join(" ", command)
             + "; a few minutes, ~10 on a fresh clone)");
         long start = System.nanoTime();
