@@ -86,13 +86,13 @@ class TestSelectionTest {
     @Test
     void testSourcesAreCompiledUnlessTheCallerSaysFalse() {
         assertThat(BrokerDistBuilder.parse(args("false", "both")).get("--compile-tests")).isEqualTo("true");
-        String[] quickStart = Stream.concat(Arrays.stream(args("false", "both")),
-            Stream.of("--compile-tests", "false")).toArray(String[]::new);
-        assertThat(BrokerDistBuilder.parse(quickStart).get("--compile-tests")).isEqualTo("false");
-        String[] bogus = Stream.concat(Arrays.stream(args("false", "both")),
-            Stream.of("--compile-tests", "maybe")).toArray(String[]::new);
-        assertThatThrownBy(() -> BrokerDistBuilder.parse(bogus)).isInstanceOf(DistBuildException.class)
+        assertThat(BrokerDistBuilder.parse(withCompileTests("false")).get("--compile-tests")).isEqualTo("false");
+        assertThatThrownBy(() -> BrokerDistBuilder.parse(withCompileTests("maybe"))).isInstanceOf(DistBuildException.class)
             .hasMessageContaining("--compile-tests must be true or false, got 'maybe'");
+    }
+
+    private static String[] withCompileTests(String value) {
+        return Stream.concat(Arrays.stream(args("false", "both")), Stream.of("--compile-tests", value)).toArray(String[]::new);
     }
 
     private static String[] args(String upstreamTests, String flavor) {

@@ -370,7 +370,7 @@ public final class ClusterSmoke {
             throws IOException, InterruptedException {
         CompatSends.Sent compat;
         // under kill-slave every send to broker-a waits out the client's 3 s timeout: a minute or more
-        try (Ticker ignored = elapsedTicker("compat: sending V1-header messages and a batch to " + CompatSends.TOPIC)) {
+        try (Ticker ignored = Ticker.elapsed("compat: sending V1-header messages and a batch to " + CompatSends.TOPIC)) {
             compat = CompatSends.send(namesrvAddress, runId, bodySize);
         }
         Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
@@ -394,7 +394,7 @@ public final class ClusterSmoke {
                         compat.ledger(), toleratesBatchDefect)));
             }
             RelaySends.Sent relay;
-            try (Ticker ignored = elapsedTicker("relay: sending delayed and transactional messages to " + RelaySends.TOPIC
+            try (Ticker ignored = Ticker.elapsed("relay: sending delayed and transactional messages to " + RelaySends.TOPIC
                     + " and waiting for the broker's check-back")) {
                 relay = RelaySends.send(namesrvAddress, runId, bodySize);
             }
@@ -429,12 +429,6 @@ public final class ClusterSmoke {
                 Console.warn("a newer-client check did not stop within its grace time");
             }
         }
-    }
-
-    /** A progress line every few seconds for a phase that reports nothing of its own until it ends. */
-    private static Ticker elapsedTicker(String phase) {
-        long start = System.nanoTime();
-        return Ticker.every(Duration.ofSeconds(10), () -> String.format(Locale.ROOT, "%s: %.0f s so far", phase, (System.nanoTime() - start) / 1e9));
     }
 
     /** The result of one newer-client check, its own failure rethrown as it was thrown. */

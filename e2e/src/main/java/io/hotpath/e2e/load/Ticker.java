@@ -2,6 +2,7 @@ package io.hotpath.e2e.load;
 
 import io.hotpath.e2e.Console;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,12 @@ public final class Ticker implements AutoCloseable {
 
     public static Ticker start(Supplier<String> status) {
         return every(DEFAULT_PERIOD, status);
+    }
+
+    /** "{@code phase}: N s so far" every 10 s, for a phase that reports nothing of its own until it ends. */
+    public static Ticker elapsed(String phase) {
+        long start = System.nanoTime();
+        return every(Duration.ofSeconds(10), () -> String.format(Locale.ROOT, "%s: %.0f s so far", phase, (System.nanoTime() - start) / 1e9));
     }
 
     @Override
