@@ -148,10 +148,11 @@ public final class UpstreamMavenBuild {
 
     /**
      * {@code mvn test} of {@code modules} (their siblings resolve from the private repository, where
-     * {@link #install} put this tree's jars), every test of them or, when {@code testClasses} is not empty, only those
-     * classes. Test failures do not stop the run: the caller reads the reports. Returns how long it took, in seconds.
+     * {@link #install} put this tree's jars), every test of them or, when {@code tests} is not empty, only what those
+     * surefire {@code -Dtest} patterns select (listed classes, {@code !Class#method} exclusions). Test failures do not
+     * stop the run: the caller reads the reports. Returns how long it took, in seconds.
      */
-    public long test(Path tree, String flavor, List<String> modules, Path excludesFile, List<String> testClasses) {
+    public long test(Path tree, String flavor, List<String> modules, Path excludesFile, List<String> tests) {
         // upstream's tests put their stores and configs under user.home (~/store, ~/unitteststore, ...):
         // give the test JVMs a home under target/, so nothing is written outside it
         Path home = logs.resolveSibling(flavor + "-test-home");
@@ -176,11 +177,11 @@ public final class UpstreamMavenBuild {
             "-Djacoco.skip=true",
             // this tree's install just ran upstream's checkstyle and SpotBugs on the same sources
             "-Dcheckstyle.skip=true", "-Dspotbugs.skip=true"));
-        if (!testClasses.isEmpty()) {
+        if (!tests.isEmpty()) {
             // surefire 2.19.1 (upstream's) takes fully qualified names in -Dtest, which replaces its includes and
             // excludes; every module gets the whole list, so a module that has none of a class must not fail for it.
             // That a listed class ran at all is the verdict's to check: a class no surefire report names fails it
-            args.add("-Dtest=" + String.join(",", testClasses));
+            args.add("-Dtest=" + String.join(",", tests));
             args.add("-Dsurefire.failIfNoSpecifiedTests=false");
             args.add("-DfailIfNoTests=false");
         }

@@ -42,6 +42,27 @@ class TestSelectionTest {
     }
 
     @Test
+    void aTargetedRunLeavesOutTheStockFailingMethodsOfAListedClassAndAFullRunNone(@TempDir Path patches) throws IOException {
+        ReleaseLine line = line(patches, DESCRIPTOR + """
+            stock.failure.org.x.store.ATest#racesTheReput=fails on stock too
+            stock.failure.org.x.store.ATest#alsoRaces=fails on stock too
+            stock.failure.org.x.remoting.RTest#unlisted=its class is not listed
+            """);
+        TestSelection ci = TestSelection.of(line, true);
+        assertThat(ci.surefireTests()).containsExactly("org.x.common.CTest", "org.x.store.ATest", "org.x.store.AddedTest",
+            "!org.x.store.ATest#alsoRaces+racesTheReput");
+        assertThat(ci.excludedMethods()).isEqualTo(Map.of("org.x.store.ATest", List.of("alsoRaces", "racesTheReput")));
+
+        TestSelection full = TestSelection.of(line, false);
+        assertThat(full.surefireTests()).isEmpty();
+        assertThat(full.excludedMethods()).isEmpty();
+
+        ReleaseLine noMethod = line(patches.resolve("b"), DESCRIPTOR + "stock.failure.org.x.store.ATest#a+b=two at once\n");
+        assertThatThrownBy(() -> TestSelection.of(noMethod, true)).isInstanceOf(DistBuildException.class)
+            .hasMessageContaining("stock.failure.org.x.store.ATest#a+b of line 9.9.9 names no method");
+    }
+
+    @Test
     void aClassThePatchAddsIsExpectedOnPatchedOnlyAndOneMissingThereIsAnError(@TempDir Path dir) throws IOException {
         TestSelection ci = TestSelection.of(line(dir.resolve("patches"), DESCRIPTOR), true);
         Path stock = dir.resolve("stock");
