@@ -1,7 +1,7 @@
 # bin/hotpath campaign: stock vs patched in alternating rounds on the 2m-2s loopback cluster, with a
 # Markdown report, JSON and PNG charts (or --ci: a short fault + store compatibility check); with
 # --lines R1,R2 the stock and patched builds of several lines in one rotation per round. The Java side
-# (io.hotpath.e2e.cli.Campaign) does the work and parses the options; this script makes sure every arm's
+# (io.hotpath.e2e.cli.CampaignCommand) does the work and parses the options; this script makes sure every arm's
 # broker distribution exists, then runs the controller through bin/lib/smoke.sh's launcher (private
 # network and PID namespace, Ctrl-C handling, stop by PID, leftover-process check).
 set -euo pipefail
@@ -44,7 +44,7 @@ if ! $help; then
   if $lines_given; then
     [ -z "$line" ] || die "--line and --lines cannot be combined (--lines already runs stock and patched of each line)"
     # every line checked before anything is built: a build takes minutes, and the controller refuses a partial
-    # line (io.hotpath.e2e.cluster.ReleaseLines) only once it runs; it also checks the list's form and duplicates
+    # line (io.hotpath.e2e.spec.ReleaseLines) only once it runs; it also checks the list's form and duplicates
     IFS=',' read -r -a requested <<< "$lines"
     [ "${#requested[@]}" -gt 0 ] || die "--lines needs at least one release line, such as --lines 4.9.0,4.9.8 (lines: $(known_lines))"
     checked=()
@@ -74,4 +74,4 @@ if ! $help; then
   fi
 fi
 
-HOTPATH_E2E_MAIN=io.hotpath.e2e.cli.Campaign exec bash "$HOTPATH_ROOT/bin/lib/smoke.sh" "$@"
+HOTPATH_E2E_MAIN=io.hotpath.e2e.cli.CampaignCommand exec bash "$HOTPATH_ROOT/bin/lib/smoke.sh" "$@"

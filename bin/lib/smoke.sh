@@ -7,14 +7,14 @@
 # with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
 # PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.
 # The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL).
-# With --net realistic the controller (io.hotpath.e2e.network.ClusterNetwork) nests a namespace per server
+# With --net realistic the controller (io.hotpath.e2e.node.ClusterNetwork) nests a namespace per server
 # inside this one, so that too stays off the host network and ends with the run.
 set -euo pipefail
 source "$HOTPATH_ROOT/bin/lib/common.sh"
 
 E2E="$HOTPATH_ROOT/e2e"
 RUN_ROOT="$E2E/target/e2e"
-# bin/lib/campaign.sh runs its controller (io.hotpath.e2e.cli.Campaign) through this same launcher
+# bin/lib/campaign.sh runs its controller (io.hotpath.e2e.cli.CampaignCommand) through this same launcher
 MAIN="${HOTPATH_E2E_MAIN:-io.hotpath.e2e.cli.ClusterSmoke}"
 
 netns=true
@@ -31,7 +31,7 @@ java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 # Build the e2e modules when never built or older than their sources (package rewrites the jar when
 # any class changed, and the runtime classpath file). e2e-client498 and e2e-client533 are the smoke's
-# rocketmq-client 4.9.8 and 5.3.3 child JVMs (io.hotpath.e2e.audit.NewerClientCheck: which of them a line runs);
+# rocketmq-client 4.9.8 and 5.3.3 child JVMs (io.hotpath.e2e.check.NewerClientCheck: which of them a line runs);
 # they need the e2e jar, so all build together.
 CLIENTS=(client498 client533)
 jar="$E2E/target/hotpath-e2e.jar"

@@ -1,7 +1,7 @@
 package io.hotpath.profiling;
 
 import com.google.gson.JsonParseException;
-import io.hotpath.e2e.report.RunRecord;
+import io.hotpath.e2e.run.RunRecord;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package io.hotpath.profiling;
 
 import com.google.gson.JsonParseException;
-import io.hotpath.e2e.cluster.ReleaseLines;
-import io.hotpath.e2e.report.RunRecord;
+import io.hotpath.e2e.run.RunRecord;
+import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.ReleaseLineException;
 import java.io.PrintStream;

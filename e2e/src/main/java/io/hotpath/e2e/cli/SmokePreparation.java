@@ -2,8 +2,9 @@ package io.hotpath.e2e.cli;
 
 import io.hotpath.e2e.Console;
 import io.hotpath.e2e.UsageException;
-import io.hotpath.e2e.cluster.Distribution;
-import io.hotpath.e2e.cluster.ReleaseLines;
+import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.hotpath.e2e.load;
 
 import io.hotpath.e2e.ClusterException;
+import io.hotpath.e2e.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,8 +1,6 @@
 package io.hotpath.e2e.load;
 
 import io.hotpath.e2e.ClusterException;
-import io.hotpath.e2e.audit.DeliveryAudit;
-import io.hotpath.e2e.cluster.ClusterLayout;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,12 +23,12 @@ import org.apache.rocketmq.common.message.MessageExt;
  * SCHEDULE_TOPIC_XXXX, re-put by ScheduleMessageService when the delay is up) and transactional ones
  * (parked in RMQ_SYS_TRANS_HALF_TOPIC, re-put by EndTransactionProcessor on COMMIT, with an op record
  * in RMQ_SYS_TRANS_OP_HALF_TOPIC). One transaction answers UNKNOW first, so it is committed only when
- * the broker checks back ({@link ClusterLayout} sets {@code transactionCheckInterval} to 1 s; the
+ * the broker checks back ({@code ClusterLayout} sets {@code transactionCheckInterval} to 1 s; the
  * broker still waits out {@code transactionTimeOut}, 6 s by default, before it checks).
  *
  * <p>Sent with the real rocketmq-client 4.9.0 after the measured load window, to a topic of their own
  * (no load metric sees them), and read back and audited like the load: every acknowledged message must
- * turn up intact in the queue it was acknowledged in ({@link DeliveryAudit} on relayed messages).
+ * turn up intact in the queue it was acknowledged in ({@code DeliveryAudit} on relayed messages).
  */
 public final class RelaySends {
 

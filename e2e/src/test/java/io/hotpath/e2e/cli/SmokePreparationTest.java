@@ -2,7 +2,7 @@ package io.hotpath.e2e.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotpath.e2e.cluster.ReleaseLines;
+import io.hotpath.e2e.spec.ReleaseLines;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.hotpath.e2e.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotpath.e2e.audit.DeliveryAudit;
+import io.hotpath.e2e.check.DeliveryAudit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.hotpath.e2e.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotpath.e2e.audit.StoredMessages;
 import java.nio.charset.StandardCharsets;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;

@@ -1,0 +1,140 @@
+package io.hotpath.e2e.campaign;
+
+import io.hotpath.e2e.Console;
+import io.hotpath.e2e.check.StoreCompatibilityCheck;
+import io.hotpath.e2e.load.ClientLogging;
+import io.hotpath.e2e.node.ClusterNetwork;
+import io.hotpath.e2e.run.Round;
+import io.hotpath.e2e.run.RoundResult;
+import io.hotpath.e2e.spec.ClusterLayout;
+import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.SmokeOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code bin/hotpath campaign}: repeats {@link Round} for stock and patched in alternating
+ * rounds (A B A B, a fresh cluster and store each) over a matrix of threads and body sizes, and writes
+ * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. With {@code --lines}
+ * the arms are stock and patched of several lines, each round running every arm once
+ * ({@link CampaignOptions#roundOrder}). {@code --ci} runs
+ * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}.
+ * Exit 0 when every run passed (no acknowledged message lost, no failed send its fault does not expect: a
+ * saturated {@code --rate 0} round the broker answered with flow control fails too), 1 otherwise, 2 on bad
+ * input (io.hotpath.e2e.cli.CampaignCommand).
+ */
+public final class Campaign {
+
+    /** CI: a few thousand messages: 12 s at 300 msg/s, the slave killed at 6 s. */
+    private static final int CI_SECONDS = 12;
+    private static final int CI_RATE = 300;
+    /** Enough synchronous senders to hold 300 msg/s at the ~30-50 ms RT of a cold cluster. */
+    private static final int CI_THREADS = 24;
+    private static final int CI_COMPAT_MESSAGES = 2000;
+
+    private Campaign() {
+    }
+
+    /**
+     * Runs the campaign (or {@code --ci}'s check) of {@code options} into {@code dir}; true when every run passed.
+     * The caller has checked that this runs in a private network namespace (or {@code --no-netns}).
+     */
+    public static boolean run(CampaignOptions options, Path projectRoot, Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        ClientLogging.logTo(dir.resolve("client-logs"));
+        Map<Arm, Distribution> distributions = new LinkedHashMap<>();
+        for (Arm arm : options.arms(projectRoot)) {
+            distributions.put(arm, Distribution.resolve(arm.flavor(), arm.line(), projectRoot));
+        }
+        ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
+        layout.checkPortsFree();
+        // one network for the whole campaign: every round of every arm runs on the same links
+        try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
+            return options.ci() ? ci(options, distributions, network, dir) : campaign(options, distributions, network, dir);
+        }
+    }
+
+    private static boolean campaign(CampaignOptions options, Map<Arm, Distribution> distributions, ClusterNetwork network, Path dir)
+            throws IOException, InterruptedException {
+        List<Arm> arms = List.copyOf(distributions.keySet());
+        List<CampaignReport.ArmRound> rounds = new ArrayList<>();
+        int total = options.threads().size() * options.sizes().size() * options.rounds() * distributions.size();
+        int done = 0;
+        long start = System.nanoTime();
+        for (int threads : options.threads()) {
+            for (int size : options.sizes()) {
+                String scenario = "w" + threads + " s" + size + " t" + options.queues();
+                for (int round = 1; round <= options.rounds(); round++) {
+                    for (Arm arm : options.roundOrder(arms, round)) {
+                        Console.progress("campaign: run %d/%d (%s, round %d, %s), %.0f s elapsed", done + 1, total, scenario, round,
+                                arm.label(), (System.nanoTime() - start) / 1e9);
+                        Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-r%d-%s", threads, size, round,
+                                arm.label().replace(' ', '-')));
+                        // one run id for every arm of a round: the same seeded corpus, byte for byte
+                        String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r%d", dir.getFileName(), threads, size, round);
+                        RoundResult result = Round.run(runDir, runId, distributions.get(arm), network,
+                                options.round(arm, threads, size), options.warmupSeconds());
+                        System.out.print(result.summary());
+                        rounds.add(new CampaignReport.ArmRound(scenario, round, arm, result));
+                        done++;
+                        // rewrite after every round: an interrupted campaign still leaves what it measured
+                        new CampaignReport(rounds, arms).write(dir, options, header(distributions, network));
+                    }
+                }
+            }
+        }
+        Console.progress("campaign done in %.0f s: %s", (System.nanoTime() - start) / 1e9, dir.resolve("report.md"));
+        return verdict(rounds.stream().map(CampaignReport.ArmRound::result).toList(), List.of());
+    }
+
+    /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */
+    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, ClusterNetwork network, Path dir)
+            throws IOException, InterruptedException {
+        List<Distribution> builds = List.copyOf(distributions.values());
+        Distribution stock = builds.get(0);
+        Distribution patched = builds.get(1);
+        SmokeOptions faulted = new SmokeOptions(List.of("patched"), CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(),
+                options.basePort(), options.privateNetwork(), false, false, CI_SECONDS, CI_RATE, List.of(),
+                FaultScenario.KILL_SLAVE, options.net(), options.line(), null);
+        Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
+        RoundResult result = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, 0);
+        System.out.print(result.summary());
+        Console.progress("ci 2/2: store upgrade and rollback");
+        List<StoreCompatibilityCheck.Check> checks =
+                new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
+        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
+                .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
+        checks.forEach(check -> report.append(check.line()).append('\n'));
+        report.append("```\n");
+        Files.writeString(dir.resolve("report.md"), report.toString());
+        return verdict(List.of(result), checks);
+    }
+
+    private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks) {
+        List<String> failures = new ArrayList<>();
+        results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": "
+                + String.join("; ", r.failureReasons())));
+        checks.stream().filter(c -> !c.report().passed()).forEach(c -> failures.add(c.phase() + " " + c.topic() + ": lost "
+                + c.report().lost() + ", corrupt " + c.report().corrupt()));
+        if (!failures.isEmpty()) {
+            Console.error("campaign failed: " + failures);
+        }
+        return failures.isEmpty();
+    }
+
+    private static String header(Map<Arm, Distribution> distributions, ClusterNetwork network) {
+        StringBuilder out = new StringBuilder();
+        distributions.forEach((arm, distribution) -> out.append("- ").append(arm.label()).append(": ").append(distribution.home())
+                .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n'));
+        out.append("- network: ").append(network.summary().describe()).append('\n');
+        out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
+        return out.toString();
+    }
+}

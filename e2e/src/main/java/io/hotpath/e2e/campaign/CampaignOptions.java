@@ -1,0 +1,205 @@
+package io.hotpath.e2e.campaign;
+
+import io.hotpath.e2e.UsageException;
+import io.hotpath.e2e.spec.ClusterLayout;
+import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.NetMode;
+import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.e2e.spec.SmokeOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Command line of {@code bin/hotpath campaign}; bad input is a {@link UsageException} of one line. {@code lines}
+ * is empty unless {@code --lines} was given; then the campaign compares those lines instead of one {@code line}.
+ */
+public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
+                              int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
+                              String line, List<String> lines) {
+
+    /** The builds of a line a campaign compares, baseline first. */
+    static final List<String> FLAVORS = List.of("stock", "patched");
+
+    public static final String USAGE = """
+            usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
+                                        [--warmup S] [--seconds S] [--ci] [--net loopback|realistic]
+                                        [--line R | --lines R1,R2,...] [--base-port P] [--no-netns]
+
+            Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every
+            scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
+            alternating stock, patched, stock, patched ... A warm-up load of S seconds on its own topic is discarded; then the measured load
+            runs for --seconds (paced with --rate, else saturated) and everything acknowledged is read back.
+            With --lines the arms are the stock and patched builds of every line named ("4.9.0 stock", "4.9.0 patched",
+            "4.9.8 stock", ...): each round runs every arm once on the same seeded messages, in that order on odd rounds
+            and in reverse on even ones.
+            Writes e2e/target/e2e/campaign-<timestamp>/ with campaign.json, report.md (medians, min-max, the
+            ratio of every arm to the first, and per metric whether the difference exceeds the spread between
+            rounds of one arm; the masters' CPU per thread group) and PNG charts. Exits non-zero on any lost
+            message.
+
+              --rounds K      rounds per distribution and scenario                       [default: 3]
+              --threads L     comma-separated sender thread counts                       [default: 16]
+              --sizes L       comma-separated body sizes in bytes                        [default: 1024]
+              --queues N      queues of the test topic on each master                    [default: 8]
+              --rate N        paced load in msg/s (fixed schedule); 0 = saturated        [default: 4000]
+                              (the default is ~65 % of what 16 threads with 1 KiB bodies reach here,
+                              6.2-6.6k msg/s: CPU per message compares at a fixed rate; use --rate 0
+                              for saturated TPS)
+              --warmup S      discarded warm-up seconds per round                        [default: 20]
+              --seconds S     measured seconds per round                                 [default: 30]
+              --ci            short check instead: one patched run with kill -9 of a slave, then the
+                              store upgrade (stock -> patched) and rollback (patched -> stock) check;
+                              fails on any lost message (a few thousand messages, ~4 min here)
+              --net N         loopback: every node on 127.0.0.1                          [default: loopback]
+                              realistic: a network namespace and address per server, veth links shaped
+                              to 1 Gbit/s and 0.03 ms each way (see bin/hotpath smoke --help); set up
+                              once and used by every round; not with --no-netns
+              --line R        release line: stock and patched are broker-dist/target/rocketmq-<R>-{stock,patched}
+                              (patches/<R>/line.properties)                               [default: the newest]
+              --lines L       comma-separated release lines to compare, each complete: the arms are
+                              every line's stock and patched build, the first line's stock the
+                              baseline of every ratio; not with --line or --ci
+              --base-port P   name server port                                           [default: 19876]
+              --no-netns      run on the host network (brokers then listen on all interfaces)
+
+            Defaults: 1 scenario x 3 rounds x 2 distributions x (~30 s boot + 20 s + 30 s + read-back and the
+            smoke's extra phases) ~ 11 min; --lines with two lines: 4 arms, ~22 min.""";
+
+    public static CampaignOptions parse(String... args) {
+        // 3 vs 3 rounds: equal arms separate by chance 1 time in 10 (2 vs 2: 1 in 3)
+        int rounds = 3;
+        List<Integer> threads = List.of(16);
+        List<Integer> sizes = List.of(1024);
+        int queues = 8;
+        // paced by default: master CPU per message is only comparable at a fixed rate (saturated TPS varies
+        // 6-13 % between runs here), at ~65 % of the default matrix's saturated rate on this 2-core machine
+        int rate = 4000;
+        int warmup = 20;
+        int seconds = 30;
+        boolean ci = false;
+        int basePort = ClusterLayout.DEFAULT_BASE_PORT;
+        boolean privateNetwork = true;
+        boolean help = false;
+        NetMode net = NetMode.LOOPBACK;
+        String line = null;
+        List<String> lines = List.of();
+        List<String> rest = new ArrayList<>(List.of(args));
+        while (!rest.isEmpty()) {
+            String arg = rest.remove(0);
+            String option = arg;
+            String inline = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                option = arg.substring(0, eq);
+                inline = arg.substring(eq + 1);
+            }
+            switch (option) {
+                case "-h", "--help" -> help = true;
+                case "--ci" -> ci = true;
+                case "--no-netns" -> privateNetwork = false;
+                case "--net" -> net = NetMode.parse(value(option, inline, rest));
+                case "--line" -> line = SmokeOptions.checkLine(value(option, inline, rest));
+                case "--lines" -> lines = lines(value(option, inline, rest));
+                case "--rounds" -> rounds = number(option, value(option, inline, rest), 1, 100);
+                case "--threads" -> threads = numbers(option, value(option, inline, rest), 1, 1024);
+                case "--sizes" -> sizes = numbers(option, value(option, inline, rest), 1, SmokeOptions.MAX_BODY_SIZE);
+                case "--queues" -> queues = number(option, value(option, inline, rest), 1, 256);
+                case "--rate" -> rate = number(option, value(option, inline, rest), 0, 1_000_000);
+                case "--warmup" -> warmup = number(option, value(option, inline, rest), 0, 3600);
+                case "--seconds" -> seconds = number(option, value(option, inline, rest), 1, 3600);
+                case "--base-port" -> basePort = number(option, value(option, inline, rest),
+                        ClusterLayout.MIN_BASE_PORT, ClusterLayout.MAX_BASE_PORT);
+                default -> throw new UsageException((arg.startsWith("-") ? "unknown option '" : "unexpected argument '")
+                        + arg + "' for campaign (see bin/hotpath campaign --help)");
+            }
+        }
+        SmokeOptions.checkNet(net, privateNetwork);
+        if (!lines.isEmpty() && line != null) {
+            throw new UsageException("--line and --lines cannot be combined (--lines " + String.join(",", lines)
+                    + " already runs stock and patched of each line)");
+        }
+        if (!lines.isEmpty() && ci) {
+            throw new UsageException("--ci checks one line's store upgrade and rollback: give it --line, not --lines");
+        }
+        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help, net,
+                line, lines);
+    }
+
+    /**
+     * The arms the campaign compares, in report order (the first is the baseline): stock and patched of the
+     * {@code --line} (named by flavor, as a campaign of one line always has), or of every {@code --lines} line
+     * ("4.9.0 stock"). Every line must be known and complete ({@link ReleaseLines#resolve}).
+     */
+    public List<Arm> arms(Path projectRoot) {
+        if (lines.isEmpty()) {
+            String release = ReleaseLines.resolve(line, projectRoot);
+            return FLAVORS.stream().map(flavor -> new Arm(flavor, release, flavor)).toList();
+        }
+        List<Arm> arms = new ArrayList<>();
+        for (String requested : lines) {
+            String release = ReleaseLines.resolve(requested, projectRoot);
+            FLAVORS.forEach(flavor -> arms.add(new Arm(release + " " + flavor, release, flavor)));
+        }
+        return List.copyOf(arms);
+    }
+
+    /**
+     * The order the arms run in {@code round} (from 1). With {@code --lines}, reversed on even rounds: a drift
+     * across a round (a warming machine, a filling disk) would otherwise always favour the same arms. A campaign
+     * of one line keeps the stock, patched order it has always had.
+     */
+    public List<Arm> roundOrder(List<Arm> arms, int round) {
+        if (lines.isEmpty() || round % 2 == 1) {
+            return arms;
+        }
+        List<Arm> reversed = new ArrayList<>(arms);
+        Collections.reverse(reversed);
+        return List.copyOf(reversed);
+    }
+
+    /** The smoke options of one measured round of a scenario on {@code arm}. */
+    SmokeOptions round(Arm arm, int threadCount, int bodySize) {
+        return new SmokeOptions(List.of(arm.flavor()), seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND, threadCount, bodySize,
+                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE, net, arm.line(), null);
+    }
+
+    /** {@code --lines}: at least one release, each once. */
+    private static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String release = part.strip();
+            if (!release.matches("\\d+(\\.\\d+)*")) {
+                throw new UsageException("--lines must be comma-separated releases such as 4.9.0,4.9.8, got '" + text + "'");
+            }
+            if (lines.contains(release)) {
+                throw new UsageException("--lines names " + release + " twice, got '" + text + "'");
+            }
+            lines.add(release);
+        }
+        return List.copyOf(lines);
+    }
+
+    private static String value(String option, String inline, List<String> rest) {
+        if (inline != null) {
+            return inline;
+        }
+        if (rest.isEmpty() || rest.get(0).startsWith("-")) {
+            throw new UsageException("option " + option + " needs a value (see bin/hotpath campaign --help)");
+        }
+        return rest.remove(0);
+    }
+
+    private static List<Integer> numbers(String option, String text, int min, int max) {
+        List<Integer> values = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            values.add(number(option, part.strip(), min, max));
+        }
+        return List.copyOf(values);
+    }
+
+    private static int number(String option, String text, int min, int max) {
+        return SmokeOptions.number(option, text, min, max);
+    }
+}

@@ -1,0 +1,457 @@
+package io.hotpath.e2e.campaign;
+
+import com.google.gson.Gson;
+import io.hotpath.e2e.check.FailedSends;
+import io.hotpath.e2e.measure.RunMetrics;
+import io.hotpath.e2e.run.RoundResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.StringJoiner;
+import java.util.function.Function;
+
+/**
+ * The arms of a campaign over its rounds (stock vs patched of one line, or stock and patched of several lines):
+ * per scenario and metric each arm's median, min-max, and the ratio of its median to the baseline's (the first
+ * arm), with whether the difference is resolvable: only when the two arms' min-max ranges do not overlap and
+ * the medians differ by more than the larger relative spread of one arm (its A/A spread, the round-to-round
+ * noise). With one round per arm nothing is resolvable, and the report says so. CPU figures of a round where
+ * other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped; a round whose other-process CPU
+ * could not be measured is "unknown", never quiet, and the report counts those. Every round's failed sends are listed
+ * by reason, expected by its fault or not ({@link FailedSends}).
+ */
+public final class CampaignReport {
+
+    /** One finished round of one arm. */
+    public record ArmRound(String scenario, int round, Arm arm, RoundResult result) {
+    }
+
+    /** What the report compares; {@code cpu} metrics are dropped for rounds on a busy machine. */
+    record Metric(String key, String label, String unit, boolean cpu, Function<RoundResult, Double> value) {
+    }
+
+    /**
+     * One metric of one arm in one scenario, as campaign.json lists it. {@code aaSpread}: the larger relative
+     * min-max spread of the arm's and the baseline's rounds; the baseline's own entry has its own spread, no
+     * ratio and no verdict. A figure without rounds is absent (null).
+     */
+    record Comparison(String scenario, String metric, String unit, String arm, int rounds, Double median, Double min, Double max,
+                      Double ratioToBaseline, Double aaSpread, Boolean resolved, String verdict) {
+    }
+
+    /** A chart file and the metric it draws, one bar per arm. */
+    private record Chart(String file, String title, String metric) {
+    }
+
+    static final List<Metric> METRICS = List.of(
+            new Metric("tps", "TPS", "acked msg/s", false, r -> r.load().tps()),
+            new Metric("rtP99Ms", "RT p99", "ms", false, r -> r.load().rtPercentilesMillis().get("p99")),
+            new Metric("rtAvgMs", "RT avg", "ms", false, r -> r.load().avgRtMillis()),
+            new Metric("masterCpuMicrosPerMsg", "master CPU (user + system)", "us/msg", true, r -> m(r, RunMetrics::masterMicrosPerMessage)),
+            new Metric("masterCpuUserMicrosPerMsg", "master user CPU", "us/msg", true, r -> m(r, RunMetrics::masterUserMicrosPerMessage)),
+            new Metric("masterCpuSystemMicrosPerMsg", "master system CPU", "us/msg", true, r -> m(r, RunMetrics::masterSystemMicrosPerMessage)),
+            new Metric("slaveCpuUserMicrosPerMsg", "slave user CPU", "us/msg", true, r -> m(r, RunMetrics::slaveUserMicrosPerMessage)),
+            new Metric("loadGeneratorCpuMicrosPerMsg", "load generator CPU", "us/msg", true, r -> m(r, RunMetrics::loadGeneratorMicrosPerMessage)),
+            new Metric("masterAllocatedBytesPerMsg", "master allocated", "B/msg", false, r -> m(r, RunMetrics::masterAllocatedBytesPerMessage)),
+            new Metric("commitLogBytesPerMsg", "CommitLog", "B/msg", false, r -> m(r, RunMetrics::commitLogBytesPerMessage)),
+            new Metric("masterGcPauseMsTotal", "master GC pauses", "ms/round", false, r -> m(r, x -> x.masterGcPauseMillisTotal())));
+
+    private static final List<Chart> CHARTS = List.of(
+            new Chart("tps.png", "TPS per scenario", "tps"),
+            new Chart("p99.png", "RT p99 per scenario", "rtP99Ms"),
+            new Chart("master-cpu-total.png", "Master CPU (user + system) per message", "masterCpuMicrosPerMsg"),
+            new Chart("master-cpu.png", "Master user CPU per message", "masterCpuUserMicrosPerMsg"),
+            new Chart("master-cpu-system.png", "Master system CPU per message", "masterCpuSystemMicrosPerMsg"),
+            new Chart("allocated-bytes.png", "Bytes allocated per message on the masters (JFR)", "masterAllocatedBytesPerMsg"),
+            new Chart("commitlog-bytes.png", "CommitLog bytes per message", "commitLogBytesPerMsg"),
+            new Chart("gc-pauses.png", "GC pauses on the masters per round (JFR)", "masterGcPauseMsTotal"));
+
+    private static final Gson GSON = new Gson();
+
+    private static Metric metric(String key) {
+        return METRICS.stream().filter(m -> m.key().equals(key)).findFirst().orElseThrow();
+    }
+
+    private static Double m(RoundResult result, Function<RunMetrics, Double> figure) {
+        if (result.metrics() == null) {
+            return null;
+        }
+        double value = figure.apply(result.metrics());
+        return value < 0 ? null : value;
+    }
+
+    private final List<ArmRound> rounds;
+    private final List<Arm> arms;
+
+    /** {@code arms} in report order; the first is the baseline of every ratio. */
+    public CampaignReport(List<ArmRound> rounds, List<Arm> arms) {
+        this.rounds = List.copyOf(rounds);
+        this.arms = List.copyOf(arms);
+    }
+
+    List<Double> values(String scenario, Arm arm, Metric metric) {
+        List<Double> values = new ArrayList<>();
+        for (ArmRound round : rounds(scenario, arm)) {
+            Double value = metric.value().apply(round.result());
+            if (value != null && !(metric.cpu() && busy(round))) {
+                values.add(value);
+            }
+        }
+        return values.stream().sorted().toList();
+    }
+
+    private List<ArmRound> rounds(String scenario, Arm arm) {
+        return rounds.stream().filter(r -> r.scenario().equals(scenario) && r.arm().equals(arm)).toList();
+    }
+
+    private static boolean busy(ArmRound round) {
+        return machine(round) == RunMetrics.MachineLoad.BUSY;
+    }
+
+    /** A round without cost figures is as unknown as one whose other-process CPU could not be measured. */
+    static RunMetrics.MachineLoad machine(ArmRound round) {
+        return round.result().metrics() == null ? RunMetrics.MachineLoad.UNKNOWN : round.result().metrics().machineLoad();
+    }
+
+    List<String> scenarios() {
+        return rounds.stream().map(ArmRound::scenario).distinct().toList();
+    }
+
+    /** The verdict line of one metric; {@code a} is the baseline, {@code b} the arm compared with it. */
+    static String verdict(List<Double> a, List<Double> b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return "no data";
+        }
+        if (a.size() < 2 || b.size() < 2) {
+            return "not resolvable (fewer than 2 rounds per arm: no A/A spread to compare with)";
+        }
+        double medianA = BarChart.median(a);
+        double change = medianA == 0 ? 0 : (BarChart.median(b) - medianA) / medianA;
+        double spread = aaSpread(a, b);
+        if (resolved(a, b)) {
+            // with few rounds, separated ranges are weak evidence: say how often equal arms would separate
+            String chance = spread == 0 ? "" : String.format(Locale.ROOT, "; equal arms would separate by chance with p = %.2f",
+                    chanceOfSeparation(a.size(), b.size()));
+            return String.format(Locale.ROOT, "resolved: %+.1f %% vs A/A spread %.1f %% (ranges do not overlap%s)",
+                    100 * change, 100 * spread, chance);
+        }
+        return String.format(Locale.ROOT, "not resolvable: %+.1f %% within A/A spread %.1f %%%s",
+                100 * change, 100 * spread, overlap(a, b) ? " (ranges overlap)" : "");
+    }
+
+    /**
+     * Whether arm {@code b} differs from baseline {@code a} beyond the noise: at least 2 rounds each, min-max
+     * ranges apart, and medians further apart than {@link #aaSpread}.
+     */
+    static boolean resolved(List<Double> a, List<Double> b) {
+        if (a.size() < 2 || b.size() < 2) {
+            return false;
+        }
+        double medianA = BarChart.median(a);
+        double difference = medianA == 0 ? 0 : Math.abs(BarChart.median(b) - medianA) / medianA;
+        return !overlap(a, b) && difference > aaSpread(a, b);
+    }
+
+    /** The A/A spread of a comparison: the larger relative min-max spread between the rounds of either arm. */
+    static double aaSpread(List<Double> a, List<Double> b) {
+        return Math.max(relativeSpread(a), relativeSpread(b));
+    }
+
+    private static boolean overlap(List<Double> a, List<Double> b) {
+        return a.get(0) <= b.get(b.size() - 1) && b.get(0) <= a.get(a.size() - 1);
+    }
+
+    /**
+     * The probability that every round of one arm lies beyond every round of the other when both arms
+     * measure the same thing (rounds exchangeable): 2 / C(n + m, n). 2 vs 2 rounds: 0.33; 3 vs 3: 0.10;
+     * 5 vs 5: 0.008.
+     */
+    static double chanceOfSeparation(int n, int m) {
+        double combinations = 1;
+        for (int i = 1; i <= n; i++) {
+            combinations = combinations * (m + i) / i;
+        }
+        return Math.min(1, 2 / combinations);
+    }
+
+    static double relativeSpread(List<Double> sorted) {
+        double median = BarChart.median(sorted);
+        return median == 0 ? 0 : (sorted.get(sorted.size() - 1) - sorted.get(0)) / median;
+    }
+
+    /** Every metric of every arm in {@code scenario}, metric by metric, arms in report order. */
+    List<Comparison> comparisons(String scenario) {
+        List<Comparison> out = new ArrayList<>();
+        for (Metric metric : METRICS) {
+            List<Double> baseline = values(scenario, arms.get(0), metric);
+            for (Arm arm : arms) {
+                List<Double> values = values(scenario, arm, metric);
+                boolean any = !values.isEmpty();
+                Double median = any ? BarChart.median(values) : null;
+                boolean isBaseline = arm.equals(arms.get(0));
+                boolean ratio = !isBaseline && any && !baseline.isEmpty() && BarChart.median(baseline) != 0;
+                boolean spread = any && (isBaseline || !baseline.isEmpty());
+                out.add(new Comparison(scenario, metric.key(), metric.unit(), arm.label(), values.size(), median,
+                        any ? values.get(0) : null, any ? values.get(values.size() - 1) : null,
+                        ratio ? median / BarChart.median(baseline) : null,
+                        spread ? (isBaseline ? relativeSpread(values) : aaSpread(baseline, values)) : null,
+                        isBaseline ? null : resolved(baseline, values), isBaseline ? null : verdict(baseline, values)));
+            }
+        }
+        return out;
+    }
+
+    private boolean oneLine() {
+        return arms.stream().map(Arm::line).distinct().count() == 1;
+    }
+
+    private List<String> labels() {
+        return arms.stream().map(Arm::label).toList();
+    }
+
+    public String markdown(CampaignOptions options, String header) {
+        StringBuilder out = new StringBuilder();
+        String title = oneLine() ? String.join(" vs ", labels()) + " RocketMQ " + arms.get(0).line()
+                : "RocketMQ " + String.join(" vs ", labels());
+        out.append("# Campaign: ").append(title).append(" (2m-2s, ").append(options.net().option()).append(")\n\n")
+                .append(header).append("\n\n");
+        String order = options.lines().isEmpty() ? "alternating " + String.join(" / ", labels())
+                : "each round runs every arm once, in the order of the columns below on odd rounds and in reverse on even ones";
+        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %d s discarded, measured %d s per round, %s."
+                        + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmupSeconds(), options.seconds(),
+                options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)", arms.get(0).label()));
+        out.append("A difference counts as resolved only when the arm's and the baseline's min-max ranges do not overlap and"
+                + " the medians differ by more than the larger relative min-max spread of the two (A/A spread). CPU figures of"
+                + " rounds on a busy machine are dropped. Separated ranges can happen by chance with few rounds: each such"
+                + " verdict gives the probability that two equal arms would separate as far (2 / C(n + m, n)); a metric"
+                + " measured exactly (CommitLog bytes) needs no such caution.");
+        out.append(arms.size() > 2 ? " With " + (arms.size() - 1) + " arms against one baseline, the chance that any of"
+                + " them separates by chance is up to " + (arms.size() - 1) + " times that p.\n" : "\n");
+        out.append(machineLine());
+        out.append(failedSendsLine(options));
+        out.append("What to expect: the patched hot paths save a few hundred ns per message, under 1 % of a master's CPU per"
+                + " message, so CPU and TPS differences between a line's stock and patched builds are expected to stay within"
+                + " the A/A spread; CommitLog bytes and allocated bytes per message are the metrics that must resolve.");
+        out.append(oneLine() ? "\n" : " Between lines, upstream's own changes come on top.\n");
+        for (String scenario : scenarios()) {
+            out.append("\n## ").append(scenario).append("\n\n");
+            List<Comparison> comparisons = comparisons(scenario);
+            figures(out, scenario, comparisons, options.rate() == 0);
+            ratios(out, comparisons);
+            out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
+        }
+        out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed sends (unexpected) | lost | machine | run dir |"
+                + "\n|---|---:|---|---|---:|---:|---:|---|---|\n");
+        for (ArmRound round : rounds) {
+            RoundResult r = round.result();
+            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d (%d) | %d | %s | %s |%n", round.scenario(), round.round(),
+                    round.arm().label(), r.verdict(), r.load().acked(), r.failedSends().total(), r.failedSends().unexpected(),
+                    r.delivery().lost(), machine(round).label(), r.runDir().getFileName()));
+        }
+        failedSendsTable(out);
+        StringJoiner charts = new StringJoiner(", ", "\nCharts (one bar per arm): ", "\n");
+        CHARTS.forEach(chart -> charts.add(chart.file()));
+        out.append(charts);
+        return out.toString();
+    }
+
+    /**
+     * Per metric each arm's median [min-max] (n), the lost messages and the unexpected failed sends, which must be 0, and
+     * for a {@code saturated} (unpaced) campaign the load's flow-control rejections per second.
+     */
+    private void figures(StringBuilder out, String scenario, List<Comparison> comparisons, boolean saturated) {
+        StringJoiner head = new StringJoiner(" | ", "| metric | ", " |\n");
+        StringJoiner rule = new StringJoiner("|", "|---|", "|\n");
+        for (Arm arm : arms) {
+            head.add(arm.label() + " median [min-max] (n)");
+            rule.add("---:");
+        }
+        out.append(head).append(rule);
+        for (int m = 0; m < METRICS.size(); m++) {
+            Metric metric = METRICS.get(m);
+            StringJoiner row = new StringJoiner(" | ", "| ", " |\n");
+            row.add(metric.label() + " (" + metric.unit() + ")");
+            for (int a = 0; a < arms.size(); a++) {
+                // comparisons() lists metric by metric, each with every arm in report order
+                Comparison c = comparisons.get(m * arms.size() + a);
+                long dropped = metric.cpu() ? rounds(scenario, arms.get(a)).stream().filter(CampaignReport::busy).count() : 0;
+                row.add(c.median() == null ? (dropped > 0 ? "n/a (" + dropped + " busy rounds dropped)" : "n/a")
+                        : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(c.median()), num(c.min()), num(c.max()), c.rounds())
+                            + (dropped > 0 ? ", " + dropped + " busy dropped" : ""));
+            }
+            out.append(row);
+        }
+        StringJoiner lost = new StringJoiner(" | ", "| lost (must be 0) | ", " |\n");
+        for (Arm arm : arms) {
+            List<ArmRound> armRounds = rounds(scenario, arm);
+            long total = armRounds.stream().mapToLong(r -> r.result().delivery().lost()).sum();
+            lost.add(total + " in " + armRounds.size() + " rounds" + (total == 0 ? "" : " (FAIL)"));
+        }
+        out.append(lost);
+        StringJoiner unexpected = new StringJoiner(" | ", "| failed sends, unexpected (must be 0) | ", " |\n");
+        for (Arm arm : arms) {
+            List<ArmRound> armRounds = rounds(scenario, arm);
+            long total = armRounds.stream().mapToLong(r -> r.result().failedSends().unexpected()).sum();
+            long expected = armRounds.stream().mapToLong(r -> r.result().failedSends().expected()).sum();
+            unexpected.add(total + " in " + armRounds.size() + " rounds" + (expected == 0 ? "" : ", expected by the fault " + expected)
+                    + (total == 0 ? "" : " (FAIL)"));
+        }
+        out.append(unexpected);
+        if (saturated) {
+            // beside TPS: how far a saturated arm was over what the broker holds
+            StringJoiner rejected = new StringJoiner(" | ", "| rejected by flow control (/s, median [min-max]) | ", " |\n");
+            for (Arm arm : arms) {
+                List<Double> perSecond = rounds(scenario, arm).stream().map(r -> rejectionsPerSecond(r.result())).sorted().toList();
+                rejected.add(perSecond.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(BarChart.median(perSecond)),
+                        num(perSecond.get(0)), num(perSecond.get(perSecond.size() - 1)), perSecond.size()));
+            }
+            out.append(rejected);
+        }
+    }
+
+    /** The load's flow-control rejections per second, all reasons together. */
+    static double rejectionsPerSecond(RoundResult result) {
+        return result.failedSends().rejectionsPerSecond(result.load().seconds()).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** Whether the rounds' machine was quiet: a round counts as quiet only when measured so. */
+    private String machineLine() {
+        long busy = rounds.stream().filter(r -> machine(r) == RunMetrics.MachineLoad.BUSY).count();
+        long unknown = rounds.stream().filter(r -> machine(r) == RunMetrics.MachineLoad.UNKNOWN).count();
+        if (busy == 0 && unknown == 0) {
+            return "Every round ran on a quiet machine (no other process used noticeable CPU during its measured window).\n";
+        }
+        StringBuilder out = new StringBuilder();
+        if (busy > 0) {
+            out.append(busy).append(" of ").append(rounds.size()).append(" rounds ran while other processes used noticeable CPU: their"
+                    + " CPU figures are dropped, and TPS / latency of the whole campaign are not quotable.");
+        }
+        if (unknown > 0) {
+            out.append(busy > 0 ? " " : "").append(unknown).append(" of ").append(rounds.size()).append(" rounds ran on a machine whose"
+                    + " other processes' CPU could not be measured (machine \"unknown\" below): they are not known to be quiet; their"
+                    + " CPU figures are kept, so a difference that rests on them is not confirmed.");
+        }
+        return out.append('\n').toString();
+    }
+
+    /** The campaign's failed sends in one sentence: none, or how many rounds had unexpected ones. */
+    private String failedSendsLine(CampaignOptions options) {
+        long failing = rounds.stream().filter(r -> r.result().failedSends().unexpected() > 0).count();
+        long withExpected = rounds.stream().filter(r -> r.result().failedSends().expected() > 0).count();
+        String rule = options.rate() == 0 ? " Saturated (unpaced) rounds report flow-control rejections per second beside TPS; a"
+                + " rejection still fails its round." : "";
+        if (failing == 0) {
+            return "Every send was acknowledged" + (withExpected == 0 ? "" : " or failed as its fault expects (" + withExpected + " rounds)")
+                    + "." + rule + "\n";
+        }
+        return failing + " of " + rounds.size() + " rounds had sends that failed for a reason no fault expects (listed under"
+                + " Failed sends): those rounds FAIL." + rule + "\n";
+    }
+
+    /** Every round's failed sends by phase and reason, expected or not; nothing when every send was acknowledged. */
+    private void failedSendsTable(StringBuilder out) {
+        List<String> rows = new ArrayList<>();
+        for (ArmRound round : rounds) {
+            FailedSends failed = round.result().failedSends();
+            for (FailedSends.Row row : failed.rows()) {
+                rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d | %s |%n", round.scenario(), round.round(),
+                        round.arm().label(), row.phase(), row.reason(), row.sends(), failed.verdict(row)));
+            }
+        }
+        out.append("\n## Failed sends\n\n");
+        if (rows.isEmpty()) {
+            out.append("None: every send of every round was acknowledged.\n");
+            return;
+        }
+        out.append("| scenario | round | arm | phase | reason | sends | verdict |\n|---|---:|---|---|---|---:|---|\n");
+        rows.forEach(out::append);
+    }
+
+    /** Every other arm against the baseline, metric by metric: the ratio of medians and the verdict beside it. */
+    private void ratios(StringBuilder out, List<Comparison> comparisons) {
+        out.append("\nAgainst ").append(arms.get(0).label()).append(": ratio of medians, and the verdict on the difference against"
+                + " the A/A spread (the larger relative min-max spread between rounds of the arm or of the baseline).\n\n");
+        out.append("| metric | arm | ratio | verdict |\n|---|---|---:|---|\n");
+        for (Comparison c : comparisons) {
+            if (c.verdict() == null) {
+                continue;
+            }
+            Metric metric = metric(c.metric());
+            out.append(String.format(Locale.ROOT, "| %s (%s) | %s | %s | %s |%n", metric.label(), metric.unit(), c.arm(),
+                    c.ratioToBaseline() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", c.ratioToBaseline()), c.verdict()));
+        }
+    }
+
+    /** The rounds of an arm whose masters' thread figures count: measured, and not on a busy machine (CPU figures). */
+    private List<RunMetrics> threadRuns(String scenario, Arm arm) {
+        return rounds(scenario, arm).stream().filter(r -> !busy(r)).map(r -> r.result().metrics())
+                .filter(m -> m != null && !m.masterThreadMicrosPerMessage().isEmpty()).toList();
+    }
+
+    public String json(CampaignOptions options) {
+        StringJoiner roundsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
+        for (ArmRound round : rounds) {
+            StringJoiner fields = new StringJoiner(", ", "{", "}");
+            fields.add("\"scenario\": " + GSON.toJson(round.scenario())).add("\"round\": " + round.round())
+                    .add("\"arm\": " + GSON.toJson(round.arm().label())).add("\"line\": " + GSON.toJson(round.arm().line()))
+                    .add("\"flavor\": " + GSON.toJson(round.arm().flavor())).add("\"result\": \"" + round.result().verdict() + "\"")
+                    .add("\"runDir\": " + GSON.toJson(round.result().runDir().toString()))
+                    .add("\"lost\": " + round.result().delivery().lost());
+            for (Metric metric : METRICS) {
+                Double value = metric.value().apply(round.result());
+                fields.add("\"" + metric.key() + "\": " + (value == null ? "null" : String.format(Locale.ROOT, "%.3f", value)));
+            }
+            RunMetrics metrics = round.result().metrics();
+            fields.add("\"otherCpuSeconds\": " + (metrics == null || metrics.otherCpuMicros() < 0 ? "null"
+                    : String.format(Locale.ROOT, "%.2f", metrics.otherCpuMicros() / 1e6)));
+            fields.add("\"busyMachine\": " + (metrics != null && metrics.busyMachine()));
+            fields.add("\"machine\": \"" + machine(round).label() + "\"");
+            FailedSends failed = round.result().failedSends();
+            fields.add("\"failedSends\": " + failed.json()).add("\"failedSendsUnexpected\": " + failed.unexpected())
+                    .add("\"failedSendsExpected\": " + failed.expected())
+                    .add("\"rejectionsPerSecond\": " + String.format(Locale.ROOT, "%.3f", rejectionsPerSecond(round.result())));
+            fields.add("\"masterThreadCpuMicrosPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadMicrosPerMessage())));
+            roundsJson.add(fields.toString());
+        }
+        StringJoiner comparisonsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]").setEmptyValue("[]");
+        scenarios().forEach(scenario -> comparisons(scenario).forEach(c -> comparisonsJson.add(GSON.toJson(c))));
+        // every round ran on the one network of the campaign: its figures once, at the top
+        List<String> head = new ArrayList<>(rounds.isEmpty() ? List.of("\"net\": \"" + options.net().option() + "\"")
+                : rounds.get(0).result().network().jsonFields());
+        if (oneLine()) {
+            head.add("\"release\": \"" + arms.get(0).line() + "\"");
+        }
+        head.add("\"lines\": " + GSON.toJson(arms.stream().map(Arm::line).distinct().toList()));
+        head.add("\"arms\": " + GSON.toJson(labels()));
+        head.add("\"baseline\": " + GSON.toJson(arms.get(0).label()));
+        return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
+                        + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s\n}\n",
+                String.join(",\n  ", head), options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
+                options.warmupSeconds(), options.seconds(), roundsJson, comparisonsJson);
+    }
+
+    public void writeCharts(Path dir) throws IOException {
+        for (Chart chart : CHARTS) {
+            Metric metric = metric(chart.metric());
+            List<BarChart.Group> groups = new ArrayList<>();
+            for (String scenario : scenarios()) {
+                groups.add(new BarChart.Group(scenario, arms.stream()
+                        .map(arm -> new BarChart.Bar(arm.label(), values(scenario, arm, metric))).toList()));
+            }
+            BarChart.write(dir.resolve(chart.file()), chart.title(), metric.unit(), labels(), groups);
+        }
+    }
+
+    public void write(Path dir, CampaignOptions options, String header) throws IOException {
+        Files.writeString(dir.resolve("campaign.json"), json(options));
+        Files.writeString(dir.resolve("report.md"), markdown(options, header));
+        writeCharts(dir);
+    }
+
+    static String num(double value) {
+        return String.format(Locale.ROOT, value >= 1000 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value);
+    }
+}

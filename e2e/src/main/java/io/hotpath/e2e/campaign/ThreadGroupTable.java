@@ -1,0 +1,99 @@
+package io.hotpath.e2e.campaign;
+
+import io.hotpath.e2e.measure.RunMetrics;
+import io.hotpath.e2e.measure.ThreadGroupCpu;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The campaign report's table of the masters' CPU per thread group ({@link ThreadGroupCpu}), one column per
+ * arm: per group the median over the arm's rounds of its CPU per acknowledged message. Groups are named when
+ * they hold at least {@link RunMetrics#THREAD_GROUP_SHARE} of the masters' CPU in some arm (the same rows for
+ * every arm), largest first; the rest add up to "other".
+ */
+final class ThreadGroupTable {
+
+    private ThreadGroupTable() {
+    }
+
+    /** {@code runs}: per arm (in {@code arms} order) the rounds that have thread figures. */
+    static String markdown(List<String> arms, List<List<RunMetrics>> runs) {
+        StringBuilder out = new StringBuilder("Masters' CPU per thread group, us per acked message (median over rounds; both"
+                + " masters' threads from /proc/<pid>/task/*/stat at both edges of the measured window, grouped by name"
+                + " without its counter). Named: groups above " + Math.round(100 * RunMetrics.THREAD_GROUP_SHARE)
+                + " % of the masters' CPU in some arm; \"" + ThreadGroupCpu.EXITED + "\": CPU of threads that ended in the"
+                + " window (their counters end with them), and tick rounding. Medians of the parts need not add up to the"
+                + " median of the whole.\n\n");
+        if (runs.stream().allMatch(List::isEmpty)) {
+            return out.append("No round has the masters' thread figures (a master was restarted, or every round ran on a busy"
+                    + " machine).\n").toString();
+        }
+        Set<String> groups = new TreeSet<>();
+        runs.forEach(arm -> arm.forEach(run -> groups.addAll(run.masterThreadMicrosPerMessage().keySet())));
+        groups.remove(ThreadGroupCpu.EXITED);
+        List<Double> process = runs.stream().map(arm -> median(arm, RunMetrics::masterMicrosPerMessage)).toList();
+        List<String> named = new ArrayList<>();
+        for (String group : groups) {
+            for (int a = 0; a < runs.size(); a++) {
+                double median = median(runs.get(a), run -> share(run, group));
+                if (!Double.isNaN(median) && median >= RunMetrics.THREAD_GROUP_SHARE * process.get(a)) {
+                    named.add(group);
+                    break;
+                }
+            }
+        }
+        named.sort(Comparator.comparingDouble((String group) -> largestMedian(runs, group)).reversed());
+
+        StringJoiner head = new StringJoiner(" | ", "| thread group | ", " |\n");
+        StringJoiner rule = new StringJoiner("|", "|---|", "|\n");
+        arms.forEach(arm -> {
+            head.add(arm);
+            rule.add("---:");
+        });
+        out.append(head).append(rule);
+        for (String group : named) {
+            row(out, group, runs, run -> share(run, group));
+        }
+        row(out, ThreadGroupCpu.OTHER, runs, run -> run.masterThreadMicrosPerMessage().entrySet().stream()
+                .filter(e -> !named.contains(e.getKey()) && !e.getKey().equals(ThreadGroupCpu.EXITED))
+                .mapToDouble(Map.Entry::getValue).sum());
+        row(out, ThreadGroupCpu.EXITED, runs, run -> share(run, ThreadGroupCpu.EXITED));
+        row(out, "masters, whole processes", runs, RunMetrics::masterMicrosPerMessage);
+        StringJoiner count = new StringJoiner(" | ", "| rounds | ", " |\n");
+        runs.forEach(arm -> count.add(Integer.toString(arm.size())));
+        return out.append(count).toString();
+    }
+
+    /** A group absent from a round (no such thread alive at its end) used nothing in it. */
+    private static double share(RunMetrics run, String group) {
+        return run.masterThreadMicrosPerMessage().getOrDefault(group, 0.0);
+    }
+
+    private static double largestMedian(List<List<RunMetrics>> runs, String group) {
+        return runs.stream().mapToDouble(arm -> median(arm, run -> share(run, group))).filter(v -> !Double.isNaN(v)).max().orElse(0);
+    }
+
+    private static void row(StringBuilder out, String label, List<List<RunMetrics>> runs, ToDoubleFunction<RunMetrics> value) {
+        StringJoiner row = new StringJoiner(" | ", "| " + label + " | ", " |\n");
+        for (List<RunMetrics> arm : runs) {
+            double median = median(arm, value);
+            row.add(Double.isNaN(median) ? "n/a" : String.format(Locale.ROOT, "%.2f", median));
+        }
+        out.append(row);
+    }
+
+    /** NaN for an arm without rounds. */
+    private static double median(List<RunMetrics> runs, ToDoubleFunction<RunMetrics> value) {
+        if (runs.isEmpty()) {
+            return Double.NaN;
+        }
+        return BarChart.median(runs.stream().map(value::applyAsDouble).sorted().toList());
+    }
+}

@@ -1,0 +1,198 @@
+package io.hotpath.e2e.check;
+
+import io.hotpath.e2e.ClusterException;
+import io.hotpath.e2e.Console;
+import io.hotpath.e2e.Ticker;
+import io.hotpath.e2e.load.SeededMessages;
+import io.hotpath.e2e.load.SendLedger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+/**
+ * Reads every queue of a topic back, from its first offset to its last, with a real
+ * rocketmq-client 4.9.0 pull consumer, and feeds each message to a {@link DeliveryAudit}.
+ *
+ * <p>Consume queues are built asynchronously after the CommitLog write (the broker's reput
+ * service), so it first waits until every queue reaches one past the highest offset the ledger
+ * says was acknowledged in it. After a full pass it looks once more for late arrivals: sends that
+ * timed out may still land, and they count as at-least-once extras.
+ *
+ * <p>Delayed and transactional messages ({@link SeededMessages#relayed}) reach their queue only when
+ * the broker re-puts them, at offsets the ack did not name: for them it reads until every acknowledged
+ * message has turned up (at most {@link #RELAY_WAIT}), then settles the same way.
+ */
+public final class Verifier {
+
+    private static final int BATCH = 32;
+    private static final long PULL_TIMEOUT_MILLIS = 10_000;
+    private static final int PULL_ATTEMPTS = 5;
+    private static final long SETTLE_MILLIS = 1_000;
+    /** Longest wait for relayed messages to be re-put: delay level 1 is 1 s, a transaction check-back is ~7 s after the send. */
+    static final Duration RELAY_WAIT = Duration.ofSeconds(60);
+
+    private final String namesrvAddress;
+    private final Duration timeout;
+
+    public Verifier(String namesrvAddress, Duration timeout) {
+        this.namesrvAddress = namesrvAddress;
+        this.timeout = timeout;
+    }
+
+    public DeliveryAudit.DeliveryReport verify(SeededMessages messages, SendLedger ledger) {
+        return verify(messages, ledger, DeliveryAudit.KnownDefect.NONE);
+    }
+
+    /** As {@link #verify(SeededMessages, SendLedger)}, with differences {@code knownDefect} explains counted apart. */
+    public DeliveryAudit.DeliveryReport verify(SeededMessages messages, SendLedger ledger, DeliveryAudit.KnownDefect knownDefect) {
+        DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("hotpath_verify");
+        consumer.setNamesrvAddr(namesrvAddress);
+        consumer.setInstanceName("hotpath-verify-" + messages.runId());
+        try {
+            consumer.start();
+            return read(consumer, messages, ledger, knownDefect);
+        } catch (MQClientException e) {
+            throw new ClusterException("verifier cannot read topic " + messages.topic() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while verifying", e);
+        } finally {
+            consumer.shutdown();
+        }
+    }
+
+    private DeliveryAudit.DeliveryReport read(DefaultMQPullConsumer consumer, SeededMessages messages, SendLedger ledger,
+                                              DeliveryAudit.KnownDefect knownDefect) throws MQClientException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<MessageQueue> queues = new ArrayList<>(consumer.fetchSubscribeMessageQueues(messages.topic()));
+        queues.sort(null);
+        Map<MessageQueue, Long> ackedEnds = ledger.ackedQueueEnds();
+        if (!queues.containsAll(ackedEnds.keySet())) {
+            throw new ClusterException("the route of " + messages.topic() + " lacks queues that acknowledged messages: routed "
+                    + queues + ", acknowledged in " + ackedEnds.keySet());
+        }
+        if (!messages.isRelayed()) {
+            awaitDispatch(consumer, ackedEnds, deadline);
+        }
+
+        DeliveryAudit audit = new DeliveryAudit(messages, ledger, knownDefect);
+        Map<MessageQueue, Long> nextOffset = new TreeMap<>();
+        for (MessageQueue queue : queues) {
+            long min = consumer.minOffset(queue);
+            if (min > 0) {
+                Console.warn("queue " + queue + " starts at offset " + min + ": earlier messages were deleted and cannot be checked");
+            }
+            nextOffset.put(queue, min);
+        }
+        try (Ticker ignored = Ticker.start(() -> "verifying: read back " + audit.read() + " messages ("
+                + ledger.completed() + " sends completed)")) {
+            readAvailable(consumer, queues, nextOffset, audit, deadline);
+            if (messages.isRelayed()) {
+                awaitRelayed(consumer, queues, nextOffset, audit, ledger, Math.min(deadline, System.nanoTime() + RELAY_WAIT.toNanos()));
+            }
+            // late arrivals: stored sends whose client had already given up
+            for (int settle = 0; settle < 4; settle++) {
+                Thread.sleep(SETTLE_MILLIS);
+                if (!readAvailable(consumer, queues, nextOffset, audit, deadline)) {
+                    break;
+                }
+            }
+        }
+        return audit.report();
+    }
+
+    /** Reads every queue up to its current max offset; true when anything was read. */
+    private boolean readAvailable(DefaultMQPullConsumer consumer, List<MessageQueue> queues, Map<MessageQueue, Long> nextOffset,
+                                  DeliveryAudit audit, long deadline) throws MQClientException, InterruptedException {
+        boolean read = false;
+        for (MessageQueue queue : queues) {
+            long end = consumer.maxOffset(queue);
+            long from = nextOffset.get(queue);
+            if (end > from) {
+                read = true;
+                nextOffset.put(queue, readQueue(consumer, queue, from, end, audit, deadline));
+            }
+        }
+        return read;
+    }
+
+    /** Keeps reading until every acknowledged relayed message was found where acknowledged, or {@code until}; a shortfall is then reported as lost. */
+    private void awaitRelayed(DefaultMQPullConsumer consumer, List<MessageQueue> queues, Map<MessageQueue, Long> nextOffset,
+                              DeliveryAudit audit, SendLedger ledger, long until) throws MQClientException, InterruptedException {
+        while (audit.confirmed() < ledger.acked() && System.nanoTime() < until) {
+            if (!readAvailable(consumer, queues, nextOffset, audit, until)) {
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private void awaitDispatch(DefaultMQPullConsumer consumer, Map<MessageQueue, Long> ackedEnds, long deadline)
+            throws MQClientException, InterruptedException {
+        Map<MessageQueue, Long> behind = new TreeMap<>(ackedEnds);
+        while (true) {
+            for (var it = behind.entrySet().iterator(); it.hasNext(); ) {
+                var entry = it.next();
+                if (consumer.maxOffset(entry.getKey()) >= entry.getValue()) {
+                    it.remove();
+                }
+            }
+            if (behind.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new ClusterException("consume queues never reached the acknowledged offsets: still behind " + behind);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Pulls [from, end) of one queue into the audit; returns the next offset to read. */
+    private long readQueue(DefaultMQPullConsumer consumer, MessageQueue queue, long from, long end, DeliveryAudit audit, long deadline)
+            throws InterruptedException {
+        long offset = from;
+        while (offset < end) {
+            PullResult result = pull(consumer, queue, offset, deadline);
+            switch (result.getPullStatus()) {
+                case FOUND -> {
+                    for (MessageExt message : result.getMsgFoundList()) {
+                        audit.record(queue, message);
+                    }
+                    offset = result.getNextBeginOffset();
+                }
+                case NO_NEW_MSG, NO_MATCHED_MSG -> {
+                    if (result.getNextBeginOffset() <= offset) {
+                        throw new ClusterException("queue " + queue + " returned no message at offset " + offset
+                                + " although its max offset is " + end);
+                    }
+                    offset = result.getNextBeginOffset();
+                }
+                case OFFSET_ILLEGAL -> throw new ClusterException("queue " + queue + " rejected offset " + offset
+                        + " as illegal (min " + result.getMinOffset() + ", max " + result.getMaxOffset() + ")");
+            }
+        }
+        return offset;
+    }
+
+    private static PullResult pull(DefaultMQPullConsumer consumer, MessageQueue queue, long offset, long deadline)
+            throws InterruptedException {
+        Exception last = null;
+        for (int attempt = 1; attempt <= PULL_ATTEMPTS && System.nanoTime() < deadline; attempt++) {
+            try {
+                return consumer.pull(queue, "*", offset, BATCH, PULL_TIMEOUT_MILLIS);
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                last = e;
+                Thread.sleep(200L * attempt);
+            }
+        }
+        throw new ClusterException("cannot pull " + queue + " at offset " + offset + ": " + last, last);
+    }
+}

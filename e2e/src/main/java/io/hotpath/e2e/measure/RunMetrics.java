@@ -1,0 +1,242 @@
+package io.hotpath.e2e.measure;
+
+import com.google.gson.Gson;
+import io.hotpath.e2e.check.CommitLogScan;
+import io.hotpath.e2e.node.LocalCluster;
+import io.hotpath.e2e.spec.ClusterLayout;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * Per-run cost figures over the load window, normalised per acknowledged message: master and slave CPU
+ * (user and system, /proc), the load generator's own CPU, bytes allocated on the masters (JFR thread
+ * allocation counters, see {@link BrokerFlightRecording}), GC pauses on the masters, and CommitLog bytes
+ * per stored message of the test topic ({@link CommitLogScan}, exact). A figure that could not be
+ * measured is -1 and printed as "n/a", never estimated. {@code masterThreads}: the masters' CPU per thread
+ * group ({@link ThreadGroupCpu}), null when a master was killed or restarted in the window.
+ *
+ * <p>{@code otherCpuMicros}: machine busy time in the window minus what the cluster and the load
+ * generator used; a large share means another process competed and the window's CPU figures are suspect;
+ * -1 when it could not be measured, and then the window is {@link MachineLoad#UNKNOWN}, never quiet.
+ */
+public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
+                         ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
+                         int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
+                         CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads) {
+
+    /** Share of the window's machine CPU used by processes other than ours above which a window is flagged. */
+    public static final double OTHER_CPU_FLAG_SHARE = 0.05;
+    /** Share of the masters' CPU from which a thread group is named in the summaries; smaller ones add up to "other". */
+    public static final double THREAD_GROUP_SHARE = 0.02;
+
+    private static final Gson GSON = new Gson();
+
+    /**
+     * Collects the figures after the cluster was stopped (the JFR recordings are written on exit, and the
+     * CommitLog is read when no broker writes it). {@code masterCpu}/{@code slaveCpu} are absent (null)
+     * when a node of that role was killed or restarted in the window.
+     */
+    public static RunMetrics collect(LocalCluster cluster, LoadWindowRecorder window, long ackedMessages, String topic)
+            throws IOException {
+        Map<String, ProcessCpuTimes> cpu = window.cpuInWindow();
+        ClusterLayout layout = cluster.layout();
+        ProcessCpuTimes masters = sum(cpu, layout.masters());
+        ProcessCpuTimes slaves = sum(cpu, layout.brokers().stream().filter(n -> !n.isMaster()).toList());
+        ThreadGroupCpu masterThreads = threadSum(window.masterThreadCpuInWindow(), layout.masters());
+        long ours = cpu.values().stream().mapToLong(ProcessCpuTimes::totalMicros).sum();
+        long busy = window.machineBusyMicrosInWindow();
+        long other = busy < 0 || cpu.size() < layout.brokers().size() + 2 ? -1 : Math.max(0, busy - ours);
+
+        long allocated = 0;
+        int gcCount = 0;
+        double pauseTotal = 0;
+        double pauseMax = 0;
+        CommitLogScan.TopicBytes commitLog = new CommitLogScan.TopicBytes(0, 0, 0, 0);
+        for (ClusterLayout.Node master : layout.masters()) {
+            BrokerFlightRecording.WindowFigures figures =
+                    BrokerFlightRecording.read(cluster.nodeDir(master), window.start(), window.end());
+            // a master killed or restarted in the window has a recording of its new life only
+            if (!figures.present() || allocated < 0 || masters == null) {
+                allocated = -1;
+            } else {
+                allocated += figures.allocatedBytes();
+                gcCount += figures.gcCount();
+                pauseTotal += figures.gcPauseMillisTotal();
+                pauseMax = Math.max(pauseMax, figures.gcPauseMillisMax());
+            }
+            commitLog = commitLog.plus(CommitLogScan.scan(cluster.nodeDir(master).resolve("store"), topic));
+        }
+        double seconds = (window.end().toEpochMilli() - window.start().toEpochMilli()) / 1000.0;
+        return new RunMetrics(seconds, ackedMessages, masters, slaves, cpu.get(LoadWindowRecorder.LOAD_GENERATOR), other,
+                allocated, allocated < 0 ? -1 : gcCount, allocated < 0 ? -1 : pauseTotal, allocated < 0 ? -1 : pauseMax,
+                commitLog, masterThreads);
+    }
+
+    private static ThreadGroupCpu threadSum(Map<String, ThreadGroupCpu> threads, List<ClusterLayout.Node> masters) {
+        ThreadGroupCpu total = null;
+        for (ClusterLayout.Node master : masters) {
+            ThreadGroupCpu used = threads.get(master.name());
+            if (used == null) {
+                return null;
+            }
+            total = total == null ? used : total.plus(used);
+        }
+        return total;
+    }
+
+    private static ProcessCpuTimes sum(Map<String, ProcessCpuTimes> cpu, List<ClusterLayout.Node> nodes) {
+        ProcessCpuTimes total = new ProcessCpuTimes(0, 0);
+        for (ClusterLayout.Node node : nodes) {
+            ProcessCpuTimes used = cpu.get(node.name());
+            if (used == null) {
+                return null;
+            }
+            total = total.plus(used);
+        }
+        return total;
+    }
+
+    public double perMessage(long value) {
+        return value < 0 || messages == 0 ? -1 : (double) value / messages;
+    }
+
+    public double masterUserMicrosPerMessage() {
+        return masterCpu == null ? -1 : perMessage(masterCpu.userMicros());
+    }
+
+    public double masterSystemMicrosPerMessage() {
+        return masterCpu == null ? -1 : perMessage(masterCpu.systemMicros());
+    }
+
+    public double masterMicrosPerMessage() {
+        return masterCpu == null ? -1 : perMessage(masterCpu.totalMicros());
+    }
+
+    public double slaveUserMicrosPerMessage() {
+        return slaveCpu == null ? -1 : perMessage(slaveCpu.userMicros());
+    }
+
+    public double slaveSystemMicrosPerMessage() {
+        return slaveCpu == null ? -1 : perMessage(slaveCpu.systemMicros());
+    }
+
+    public double loadGeneratorMicrosPerMessage() {
+        return loadGeneratorCpu == null ? -1 : perMessage(loadGeneratorCpu.totalMicros());
+    }
+
+    /** The masters' CPU per message of every thread group and of {@link ThreadGroupCpu#EXITED}; empty when not measured. */
+    public Map<String, Double> masterThreadMicrosPerMessage() {
+        return masterThreads == null || messages == 0 ? Map.of() : masterThreads.perMessage(messages);
+    }
+
+    public double masterAllocatedBytesPerMessage() {
+        return perMessage(masterAllocatedBytes);
+    }
+
+    public double commitLogBytesPerMessage() {
+        return commitLog.records() == 0 ? -1 : commitLog.bytesPerRecord();
+    }
+
+    /** Whether other processes competed for the machine during the load window. */
+    public enum MachineLoad {
+        /** other processes used at most {@link #OTHER_CPU_FLAG_SHARE} of the machine */
+        QUIET,
+        /** other processes used more: the window's CPU figures are suspect */
+        BUSY,
+        /** other processes' CPU could not be measured (a node's or the machine's counters missing): not known to be quiet */
+        UNKNOWN;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public MachineLoad machineLoad() {
+        if (otherCpuMicros < 0) {
+            return MachineLoad.UNKNOWN;
+        }
+        return otherCpuMicros > OTHER_CPU_FLAG_SHARE * windowSeconds * 1e6 * Runtime.getRuntime().availableProcessors()
+                ? MachineLoad.BUSY : MachineLoad.QUIET;
+    }
+
+    /** True when other processes used more than {@link #OTHER_CPU_FLAG_SHARE} of the machine during the window; false when quiet or unknown. */
+    public boolean busyMachine() {
+        return machineLoad() == MachineLoad.BUSY;
+    }
+
+    public String summaryLines() {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "  CPU per acked message over the %.1f s load window: masters %s us (user %s, sys %s),"
+                        + " slaves user %s / sys %s us, load generator %s us; other processes %s%n",
+                windowSeconds, n(masterMicrosPerMessage()), n(masterUserMicrosPerMessage()), n(masterSystemMicrosPerMessage()),
+                n(slaveUserMicrosPerMessage()), n(slaveSystemMicrosPerMessage()), n(loadGeneratorMicrosPerMessage()),
+                otherCpuMicros < 0 ? "unknown (not measured: the window may not have been quiet)" : String.format(Locale.ROOT, "%.2f s%s", otherCpuMicros / 1e6, busyMachine() ? " (BUSY: CPU figures suspect)" : "")));
+        out.append(String.format(Locale.ROOT, "  masters: allocated %s B per acked message (JFR thread allocation counters),"
+                        + " GC %s pauses totalling %s ms (max %s ms); CommitLog %s B per stored %s record (%d records)%n",
+                n(masterAllocatedBytesPerMessage()), masterGcCount < 0 ? "n/a" : Integer.toString(masterGcCount),
+                n(masterGcPauseMillisTotal), n(masterGcPauseMillisMax), n(commitLogBytesPerMessage()), "test-topic",
+                commitLog.records()));
+        if (masterThreads != null && messages > 0) {
+            out.append(threadSummary());
+        }
+        return out.toString();
+    }
+
+    private String threadSummary() {
+        StringJoiner groups = new StringJoiner(", ");
+        masterThreads.largest(THREAD_GROUP_SHARE).forEach((group, micros) ->
+                groups.add(String.format(Locale.ROOT, "%s %.2f", group, (double) micros / messages)));
+        String check;
+        if (masterThreads.accountedToTheTick()) {
+            check = "the groups add up to it within a tick per thread";
+        } else if (masterThreads.exitedMicros() > 0) {
+            check = "'exited threads' is CPU of threads that ended in the window (" + masterThreads.exitedThreads()
+                    + " of those seen at its start)";
+        } else {
+            check = "MISMATCH: the groups exceed it by more than a tick per thread";
+        }
+        return String.format(Locale.ROOT, "  master threads, CPU us per acked message (groups above %.0f %% of the masters'): %s;"
+                + " whole processes %.2f (%s)%n", 100 * THREAD_GROUP_SHARE, groups,
+                (double) masterThreads.process().totalMicros() / messages, check);
+    }
+
+    /** Flat JSON fields (without braces) for smoke-result.json. */
+    public void addJsonFields(StringJoiner json) {
+        json.add(f("windowSeconds", windowSeconds));
+        json.add(f("masterCpuUserMicrosPerMsg", masterUserMicrosPerMessage()))
+                .add(f("masterCpuSystemMicrosPerMsg", masterSystemMicrosPerMessage()))
+                .add(f("masterCpuMicrosPerMsg", masterMicrosPerMessage()))
+                .add(f("slaveCpuUserMicrosPerMsg", slaveUserMicrosPerMessage()))
+                .add(f("slaveCpuSystemMicrosPerMsg", slaveSystemMicrosPerMessage()))
+                .add(f("loadGeneratorCpuMicrosPerMsg", loadGeneratorMicrosPerMessage()))
+                .add(f("otherCpuSeconds", otherCpuMicros < 0 ? -1 : otherCpuMicros / 1e6))
+                .add("\"busyMachine\": " + busyMachine())
+                .add("\"machine\": \"" + machineLoad().label() + "\"")
+                .add(f("masterAllocatedBytesPerMsg", masterAllocatedBytesPerMessage()))
+                .add(f("masterGcCount", masterGcCount))
+                .add(f("masterGcPauseMsTotal", masterGcPauseMillisTotal))
+                .add(f("masterGcPauseMsMax", masterGcPauseMillisMax))
+                .add(f("commitLogBytesPerMsg", commitLogBytesPerMessage()))
+                .add(f("commitLogRecords", commitLog.records()))
+                .add(f("commitLogBytes", commitLog.bytes()));
+        if (masterThreads != null) {
+            json.add("\"masterThreadCpu\": " + GSON.toJson(masterThreads));
+            json.add("\"masterThreadCpuMicrosPerMsg\": " + GSON.toJson(masterThreadMicrosPerMessage()));
+        }
+    }
+
+    private static String f(String name, double value) {
+        return "\"" + name + "\": " + String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    private static String f(String name, long value) {
+        return "\"" + name + "\": " + value;
+    }
+
+    private static String n(double value) {
+        return value < 0 ? "n/a" : String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.2f", value);
+    }
+}

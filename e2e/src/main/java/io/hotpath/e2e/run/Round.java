@@ -1,0 +1,424 @@
+package io.hotpath.e2e.run;
+
+import io.hotpath.e2e.ClusterException;
+import io.hotpath.e2e.Console;
+import io.hotpath.e2e.Ticker;
+import io.hotpath.e2e.check.DeliveryAudit;
+import io.hotpath.e2e.check.FailedSends;
+import io.hotpath.e2e.check.NewerClientCheck;
+import io.hotpath.e2e.check.PersistedPropertiesCheck;
+import io.hotpath.e2e.check.Verifier;
+import io.hotpath.e2e.load.CompatSends;
+import io.hotpath.e2e.load.ConsumerSendBacks;
+import io.hotpath.e2e.load.LoadProducer;
+import io.hotpath.e2e.load.LoadResult;
+import io.hotpath.e2e.load.RelaySends;
+import io.hotpath.e2e.load.SeededMessages;
+import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.measure.BrokerFlightRecording;
+import io.hotpath.e2e.measure.LoadWindowRecorder;
+import io.hotpath.e2e.measure.RunMetrics;
+import io.hotpath.e2e.node.ClusterNetwork;
+import io.hotpath.e2e.node.LocalCluster;
+import io.hotpath.e2e.node.ManagedProcess;
+import io.hotpath.e2e.spec.ClusterLayout;
+import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.SmokeOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One round: a fresh 2m-2s cluster of one distribution, the measured load with its fault, the sends besides it, the
+ * read-back of everything acknowledged, the cost figures, stop. The smoke runs one round per distribution; the campaign
+ * repeats them per arm.
+ */
+public final class Round {
+
+    public static final String TOPIC = "hotpath_smoke";
+    /** Topic of the discarded warm-up load of a campaign round. */
+    public static final String WARMUP_LOAD_TOPIC = "hotpath_warmup_load";
+    private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(1);
+    private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(5);
+    /** How long a failed run waits for the newer-client checks still running to stop their JVMs (each: SIGTERM, 5 s, SIGKILL). */
+    private static final Duration CLIENT_STOP_WAIT = Duration.ofSeconds(30);
+
+    private Round() {
+    }
+
+    /**
+     * One run on a fresh cluster in {@code runDir}: boot, an optional warm-up load of {@code warmupSeconds}
+     * on its own topic (discarded: neither measured nor verified), the measured load with the fault of
+     * {@code options}, the read-back of everything acknowledged, stop; the stores are deleted after a pass
+     * unless {@code --keep-store}. The unit a smoke runs once per distribution and a campaign repeats.
+     *
+     * <p>{@code runId} seeds the message corpus and is stored in every message: arms that are compared must
+     * share it, or their messages differ in content and size (a flavor name in it alone moves CommitLog
+     * bytes per message by its length).
+     */
+    public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, SmokeOptions options,
+                                  int warmupSeconds) throws IOException, InterruptedException {
+        RunRecordKeeper record = new RunRecordKeeper(runDir, options.runRecord());
+        try {
+            return run(runDir, runId, distribution, network, options, warmupSeconds, record);
+        } catch (Throwable e) {
+            record.stopWithoutVerdict();
+            throw e;
+        }
+    }
+
+    private static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network,
+                                   SmokeOptions options, int warmupSeconds, RunRecordKeeper record)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        ClusterLayout layout = network.layout();
+        Files.createDirectories(runDir);
+        SeededMessages messages = new SeededMessages(TOPIC, runId, options.bodySize());
+        List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
+        brokerJvm.addAll(options.brokerJvmOptions());
+        LoadResult load;
+        ExtraSends extra;
+        Verified verified;
+        double bootSeconds;
+        RunMetrics metrics;
+        LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm);
+        LoadWindowRecorder window = new LoadWindowRecorder(cluster, runDir);
+        try (cluster) {
+            cluster.start(BOOT_TIMEOUT);
+            bootSeconds = (System.nanoTime() - start) / 1e9;
+            record.update(RunRecord.booted(distribution.release(), distribution.flavor(), runDir, nodes(cluster), options.messages()));
+            cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
+            cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            cluster.createTopic(RelaySends.TOPIC, RelaySends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            List<NewerClientCheck.Client> newerClients = NewerClientCheck.clientsFor(distribution.release());
+            for (NewerClientCheck.Client client : newerClients) {
+                cluster.createTopic(client.topic(), NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            }
+            if (warmupSeconds > 0) {
+                warmUp(cluster, runId, options, warmupSeconds);
+            }
+            record.update(record.current().loadStarted(System.currentTimeMillis()));
+            Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads%s",
+                    options.messages(), options.bodySize(), TOPIC, options.queuesPerMaster(), layout.brokerNames(), options.threads(),
+                    loadShape(options));
+            try (FaultTimer ignored = FaultTimer.schedule(options, cluster)) {
+                load = new LoadProducer(cluster.namesrvAddress(),
+                        new LoadProducer.LoadSpec(messages, options.messages(), options.threads(), options.seconds(), options.rate()),
+                        window).run();
+            }
+            record.update(record.current().loadFinished(System.currentTimeMillis(), load.sent(), load.acked()));
+            Console.progress("sent %d: acked %d, failed %d in %.1f s; reading every queue back", load.sent(), load.acked(),
+                    load.failed(), load.seconds());
+            // the brokers' JFR allocation counters tick every second: the sample after the load must not see the read-back
+            Thread.sleep(BrokerFlightRecording.SETTLE.toMillis());
+            cluster.checkAlive();
+            // after the load window and its settle time, each to a topic of its own: no load metric sees these
+            extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
+                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients);
+            if (options.fault() != FaultScenario.RESTART_CLUSTER) {
+                verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
+            } else {
+                verified = null;
+            }
+        }
+        // after the stop: the JFR recordings are written on exit, and no broker writes the CommitLog any more
+        metrics = collectMetrics(cluster, window, load);
+        // the CommitLog records as the masters wrote them, before the stores may be deleted (PersistedPropertiesCheck)
+        PersistedPropertiesCheck.record(cluster, layout, runDir, TOPIC);
+        if (verified == null) {
+            Console.progress("fault: whole cluster stopped after the load; starting it again on the same stores");
+            try (LocalCluster restarted = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm)) {
+                restarted.start(BOOT_TIMEOUT);
+                verified = verifyAll(restarted.namesrvAddress(), messages, load, extra);
+            }
+        }
+        RoundResult result = new RoundResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
+                verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
+        if (result.passed() && !options.keepStore()) {
+            cluster.deleteStores();
+        }
+        result.writeJson();
+        record.update(record.current().stopped(result.passed()));
+        return result;
+    }
+
+    /** Every send of the run that was not acknowledged, by phase: the load, then the extra sends in the order they ran. */
+    private static FailedSends failedSends(SmokeOptions options, Distribution distribution, LoadResult load, ExtraSends extra) {
+        Map<String, SendLedger> ledgers = new LinkedHashMap<>();
+        ledgers.put(FailedSends.LOAD, load.ledger());
+        ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
+        ledgers.put(RelaySends.TOPIC + " by 4.9.0", extra.relay().ledger());
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            ledgers.put(newer.client().topic() + " by " + newer.client().release(), newer.ledger());
+        }
+        return FailedSends.of(options.fault(), distribution.release(), ledgers);
+    }
+
+    private static List<RunRecord.Node> nodes(LocalCluster cluster) {
+        return cluster.layout().nodes().stream().map(node -> new RunRecord.Node(node.name(),
+                cluster.nodeDir(node).resolve(ManagedProcess.PID_FILE).toString(), cluster.process(node.name()).pid())).toList();
+    }
+
+    /** Keeps the {@link RunRecord} in the run directory and in {@code --run-record}'s file. */
+    private static final class RunRecordKeeper {
+        private final List<Path> files = new ArrayList<>();
+        private RunRecord current;
+
+        RunRecordKeeper(Path runDir, Path extraFile) {
+            files.add(runDir.resolve(RunRecord.FILE));
+            if (extraFile != null) {
+                files.add(extraFile);
+            }
+        }
+
+        RunRecord current() {
+            return current;
+        }
+
+        void update(RunRecord next) {
+            current = next;
+            files.forEach(next::write);
+        }
+
+        /** A run that ended on an error (its cluster is stopped by then): stopped, without a verdict. */
+        void stopWithoutVerdict() {
+            if (current != null && current.state() != RunRecord.State.STOPPED) {
+                try {
+                    update(current.stopped(null));
+                } catch (RuntimeException e) {
+                    Console.warn(e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** What was sent besides the measured load, each to a topic of its own, after the load window. */
+    record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, List<NewerClientCheck.Result> newerClients,
+                      boolean toleratesBatchDefect) {
+    }
+
+    /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
+    record Verified(DeliveryAudit.DeliveryReport all, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks) {
+    }
+
+    /**
+     * The sends the measured load does not make: V1 headers and a batch ({@link CompatSends}), delayed
+     * and transactional messages ({@link RelaySends}), consumer send-back of stored compat messages
+     * ({@link ConsumerSendBacks}), and each newer client of the line in a JVM of its own ({@link NewerClientCheck}, which
+     * also reads back the compat sends).
+     */
+    private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect,
+                                         List<NewerClientCheck.Client> newerClients)
+            throws IOException, InterruptedException {
+        CompatSends.Sent compat;
+        // under kill-slave every send to broker-a waits out the client's 3 s timeout: a minute or more
+        try (Ticker ignored = Ticker.elapsed("compat: sending V1-header messages and a batch to " + CompatSends.TOPIC)) {
+            compat = CompatSends.send(namesrvAddress, runId, bodySize);
+        }
+        Console.progress("compat: %d messages with V1 headers and a batch of %d to %s: acked %d, failed %d; wire codes %s then %s",
+                CompatSends.V1_MESSAGES, CompatSends.BATCH_MESSAGES, CompatSends.TOPIC, compat.ledger().acked(),
+                compat.ledger().failed() + compat.ledger().notOk(), compat.v1PhaseCodes(), compat.batchPhaseCodes());
+        if (!compat.codeProblems().isEmpty()) {
+            throw new ClusterException("compat sends did not use the intended headers: " + String.join("; ", compat.codeProblems()));
+        }
+        // The newer clients run in JVMs of their own while this one sends the relay and the send-backs: all of them wait
+        // mostly on the brokers (under kill-slave each send to broker-a waits 3 s), so one after the other only adds up the waits.
+        // None of them writes a topic another reads: the clients read the compat topic, the send-backs go to retry topics.
+        ExecutorService clientRunner = Executors.newFixedThreadPool(Math.max(1, newerClients.size()), r -> {
+            Thread thread = new Thread(r, "hotpath-newer-client");
+            thread.setDaemon(true);
+            return thread;
+        });
+        List<Future<NewerClientCheck.Result>> pending = new ArrayList<>();
+        try {
+            for (NewerClientCheck.Client client : newerClients) {
+                pending.add(clientRunner.submit(() -> NewerClientCheck.run(client, namesrvAddress, runDir, runId, bodySize,
+                        compat.ledger(), toleratesBatchDefect)));
+            }
+            RelaySends.Sent relay;
+            try (Ticker ignored = Ticker.elapsed("relay: sending delayed and transactional messages to " + RelaySends.TOPIC
+                    + " and waiting for the broker's check-back")) {
+                relay = RelaySends.send(namesrvAddress, runId, bodySize);
+            }
+            Console.progress("relay: %d delayed (level %d) and %d transactional messages to %s: acked %d, failed %d; committed at once %d,"
+                            + " UNKNOW then committed on check-back %d of %d (first check-back %s)",
+                    RelaySends.DELAYED, RelaySends.DELAY_LEVEL, RelaySends.COMMITTED + RelaySends.CHECKED, RelaySends.TOPIC,
+                    relay.ledger().acked(), relay.ledger().failed() + relay.ledger().notOk(), relay.committedAtOnce(),
+                    relay.committedOnCheckBack(), RelaySends.CHECKED,
+                    relay.checkBackSeconds() < 0 ? "never came" : String.format(Locale.ROOT, "%.1f s after the send", relay.checkBackSeconds()));
+            ConsumerSendBacks.Result sendBacks = ConsumerSendBacks.run(namesrvAddress, runId, CompatSends.TOPIC);
+            Console.progress("send-back: %s", sendBacks.line());
+            if (!sendBacks.problems().isEmpty()) {
+                throw new ClusterException("consumer send-back: " + String.join("; ", sendBacks.problems()));
+            }
+            List<NewerClientCheck.Result> newerResults = new ArrayList<>();
+            for (Future<NewerClientCheck.Result> future : pending) {
+                NewerClientCheck.Result newer = awaitClient(future);
+                NewerClientCheck.Client client = newer.client();
+                Console.progress("client %s (%s, own JVM): %d single messages and a batch of %d to %s: acked %d, failed %d in %.1f s",
+                        client.release(), newer.clientVersion(), NewerClientCheck.SINGLE_MESSAGES, NewerClientCheck.BATCH_MESSAGES,
+                        client.topic(), newer.ledger().acked(), newer.ledger().failed() + newer.ledger().notOk(), newer.seconds());
+                Console.progress("client %s read-back of %s: %s", client.release(), client.topic(), newer.ownReadBack().line());
+                Console.progress("client %s read-back of %s (sent by 4.9.0): %s", client.release(), CompatSends.TOPIC,
+                        newer.compatReadBack().line());
+                newerResults.add(newer);
+            }
+            return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect);
+        } finally {
+            // on a failure here: interrupt the clients still waiting; each stops its JVM by PID in its own finally
+            clientRunner.shutdownNow();
+            if (!clientRunner.awaitTermination(CLIENT_STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                Console.warn("a newer-client check did not stop within its grace time");
+            }
+        }
+    }
+
+    /** The result of one newer-client check, its own failure rethrown as it was thrown. */
+    private static NewerClientCheck.Result awaitClient(Future<NewerClientCheck.Result> future) throws IOException, InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new ClusterException("newer-client check failed: " + cause, cause);
+        }
+    }
+
+    /**
+     * The load's and the extra sends' read-backs in one report: the zero-loss check covers them all.
+     * Each newer client's own read-backs (done in its JVM) count as read-backs of their own.
+     */
+    private static Verified verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load, ExtraSends extra) {
+        DeliveryAudit.DeliveryReport all = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
+        Map<String, DeliveryAudit.DeliveryReport> extras = new LinkedHashMap<>();
+        extras.put(CompatSends.TOPIC + " by 4.9.0",
+                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.compat().messages(), extra.compat().ledger()));
+        extras.put(RelaySends.TOPIC + " by 4.9.0",
+                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.relay().messages(), extra.relay().ledger()));
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            extras.put(newer.client().topic() + " by 4.9.0",
+                    new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(newer.messages(), newer.ledger(),
+                            NewerClientCheck.batchDefect(newer.client(), newer.messages(), extra.toleratesBatchDefect())));
+        }
+        for (NewerClientCheck.Result newer : extra.newerClients()) {
+            extras.put(newer.client().topic() + " by " + newer.client().release(), newer.ownReadBack());
+            extras.put(CompatSends.TOPIC + " by " + newer.client().release(), newer.compatReadBack());
+        }
+        for (Map.Entry<String, DeliveryAudit.DeliveryReport> e : extras.entrySet()) {
+            Console.progress("%s read-back: %s", e.getKey(), e.getValue().line());
+            all = all.plus(e.getKey(), e.getValue());
+        }
+        return new Verified(all, extras);
+    }
+
+    /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */
+    private static void warmUp(LocalCluster cluster, String runId, SmokeOptions options, int seconds) throws InterruptedException {
+        cluster.createTopic(WARMUP_LOAD_TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
+        Console.progress("warming up for %d s on %s (discarded)", seconds, WARMUP_LOAD_TOPIC);
+        SeededMessages warmup = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
+        int capacity = (int) Math.min(50_000_000L, (long) seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
+        LoadResult result = new LoadProducer(cluster.namesrvAddress(),
+                new LoadProducer.LoadSpec(warmup, capacity, options.threads(), seconds, options.rate())).run();
+        // discarded like the rest of the warm-up (not in the verdict), but said by reason
+        Console.progress("warm-up done: %d acked, %d failed%s", result.acked(), result.failed(),
+                result.failed() == 0 ? "" : " " + result.ledger().failuresByReason());
+    }
+
+    /** Fires a mid-run {@link FaultScenario} half-way through the load on a thread of its own. */
+    private static final class FaultTimer implements AutoCloseable {
+        private final Thread thread;
+        private final AtomicBoolean fired;
+
+        private FaultTimer(Thread thread, AtomicBoolean fired) {
+            this.thread = thread;
+            this.fired = fired;
+        }
+
+        static FaultTimer schedule(SmokeOptions options, LocalCluster cluster) {
+            if (!options.fault().midRun()) {
+                return new FaultTimer(null, new AtomicBoolean());
+            }
+            long delayMillis = options.timed() ? options.seconds() * 500L : FaultScenario.COUNT_RUN_DELAY.toMillis();
+            AtomicBoolean fired = new AtomicBoolean();
+            Thread thread = new Thread(() -> {
+                try {
+                    Thread.sleep(delayMillis);
+                    fired.set(true);
+                    inject(options.fault(), cluster);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    Console.warn("fault " + options.fault().option() + " failed: " + e.getMessage());
+                }
+            }, "hotpath-fault");
+            thread.setDaemon(true);
+            thread.start();
+            return new FaultTimer(thread, fired);
+        }
+
+        /** Fires the mid-run fault on {@code cluster}; called from the timer thread while the load runs. */
+        private static void inject(FaultScenario fault, LocalCluster cluster) {
+            switch (fault) {
+                case KILL_SLAVE -> cluster.killNode(FaultScenario.VICTIM_SLAVE);
+                case KILL_MASTER -> {
+                    cluster.killNode(FaultScenario.VICTIM_MASTER);
+                    try {
+                        Thread.sleep(FaultScenario.MASTER_DOWN.toMillis());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    cluster.restartNode(FaultScenario.VICTIM_MASTER, Duration.ofMinutes(2));
+                }
+                default -> {
+                }
+            }
+        }
+
+        /** A fault still waiting when the load ends early is cancelled; one in progress (a restart) is waited for. */
+        @Override
+        public void close() throws InterruptedException {
+            if (thread != null) {
+                if (!fired.get()) {
+                    thread.interrupt();
+                }
+                thread.join(Duration.ofMinutes(3).toMillis());
+            }
+        }
+    }
+
+    /** ", stopping after 60 s, paced at 6000 msg/s" or "" for a plain count-bounded, unpaced run. */
+    private static String loadShape(SmokeOptions options) {
+        String shape = options.timed() ? ", stopping after " + options.seconds() + " s" : "";
+        return options.rate() > 0 ? shape + ", paced at " + options.rate() + " msg/s" : shape;
+    }
+
+    /** Cost figures are a report, not the verdict: if they cannot be read the run still counts, without them. */
+    private static RunMetrics collectMetrics(LocalCluster cluster, LoadWindowRecorder window, LoadResult load) {
+        try {
+            return RunMetrics.collect(cluster, window, load.acked(), TOPIC);
+        } catch (IOException | RuntimeException e) {
+            Console.warn("cost figures unavailable for " + cluster.runDir() + ": " + e);
+            return null;
+        }
+    }
+}

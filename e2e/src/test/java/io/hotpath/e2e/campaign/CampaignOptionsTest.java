@@ -1,0 +1,144 @@
+package io.hotpath.e2e.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hotpath.e2e.UsageException;
+import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.NetMode;
+import io.hotpath.e2e.spec.SmokeOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CampaignOptionsTest {
+
+    private static final Arm STOCK = new Arm("stock", "4.9.0", "stock");
+    private static final Arm PATCHED = new Arm("patched", "4.9.0", "patched");
+
+    @TempDir
+    Path root;
+
+    /** A release line as ReleaseLines reads it: patches/<release>/line.properties. */
+    private void line(String release, String extra) throws IOException {
+        Path dir = Files.createDirectories(root.resolve("patches").resolve(release));
+        Files.writeString(dir.resolve("line.properties"), extra + "release=" + release + "\n"
+            + "source.release=org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release\n"
+            + "oracle=org.apache.rocketmq:" + release + "\n"
+            + "upstream.tests.modules=common\n");
+    }
+
+    @Test
+    void readsTheMatrixAsCommaSeparatedLists() {
+        CampaignOptions options = CampaignOptions.parse("--rounds", "3", "--threads", "16,32", "--sizes=128,1024", "--rate", "6000");
+
+        assertThat(options.rounds()).isEqualTo(3);
+        assertThat(options.threads()).containsExactly(16, 32);
+        assertThat(options.sizes()).containsExactly(128, 1024);
+        assertThat(options.rate()).isEqualTo(6000);
+    }
+
+    @Test
+    void aRoundIsATimedSmokeOfOneDistributionWithoutFault() {
+        SmokeOptions round = CampaignOptions.parse("--seconds", "10").round(STOCK, 32, 512);
+
+        assertThat(round.distributions()).isEqualTo(List.of("stock"));
+        assertThat(round.seconds()).isEqualTo(10);
+        assertThat(round.threads()).isEqualTo(32);
+        assertThat(round.bodySize()).isEqualTo(512);
+        assertThat(round.fault()).isEqualTo(FaultScenario.NONE);
+    }
+
+    @Test
+    void rejectsBadListsInOneLine() {
+        assertThatThrownBy(() -> CampaignOptions.parse("--threads", "16,x")).isInstanceOf(UsageException.class)
+                .hasMessage("--threads must be a whole number, got 'x'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--bogus")).hasMessageContaining("unknown option '--bogus' for campaign");
+    }
+
+    @Test
+    void netReachesEveryRoundAndRealisticNeedsThePrivateNamespace() {
+        assertThat(CampaignOptions.parse().net()).isEqualTo(NetMode.LOOPBACK);
+        assertThat(CampaignOptions.parse().round(STOCK, 16, 1024).net()).isEqualTo(NetMode.LOOPBACK);
+        assertThat(CampaignOptions.parse("--net", "realistic").round(PATCHED, 16, 1024).net()).isEqualTo(NetMode.REALISTIC);
+        assertThatThrownBy(() -> CampaignOptions.parse("--net", "lan")).isInstanceOf(UsageException.class)
+                .hasMessage("--net must be one of [loopback, realistic], got 'lan'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--no-netns", "--net=realistic")).isInstanceOf(UsageException.class)
+                .hasMessageContaining("cannot be combined with --no-netns");
+        assertThat(CampaignOptions.USAGE).contains("[--net loopback|realistic]");
+    }
+
+    @Test
+    void lineReachesEveryRound() throws IOException {
+        line("4.9.0", "");
+        line("4.9.8", "");
+
+        assertThat(CampaignOptions.parse().line()).isNull();
+        assertThat(CampaignOptions.parse().arms(root)).containsExactly(new Arm("stock", "4.9.8", "stock"), new Arm("patched", "4.9.8", "patched"));
+        CampaignOptions options = CampaignOptions.parse("--line=4.9.0");
+        assertThat(options.arms(root)).containsExactly(STOCK, PATCHED);
+        assertThat(options.arms(root)).allSatisfy(arm -> assertThat(options.round(arm, 16, 1024).line()).isEqualTo("4.9.0"));
+    }
+
+    @Test
+    void linesMakeAStockAndAPatchedArmOfEveryLineTheFirstLinesStockTheBaseline() throws IOException {
+        line("4.9.0", "");
+        line("4.9.8", "");
+        CampaignOptions options = CampaignOptions.parse("--lines", "4.9.8, 4.9.0", "--rate", "3000");
+
+        assertThat(options.lines()).containsExactly("4.9.8", "4.9.0");
+        assertThat(options.line()).isNull();
+        assertThat(options.arms(root)).containsExactly(new Arm("4.9.8 stock", "4.9.8", "stock"), new Arm("4.9.8 patched", "4.9.8", "patched"),
+                new Arm("4.9.0 stock", "4.9.0", "stock"), new Arm("4.9.0 patched", "4.9.0", "patched"));
+        SmokeOptions round = options.round(new Arm("4.9.0 patched", "4.9.0", "patched"), 16, 1024);
+        assertThat(round.line()).isEqualTo("4.9.0");
+        assertThat(round.distributions()).containsExactly("patched");
+        assertThat(round.rate()).isEqualTo(3000);
+        assertThat(CampaignOptions.parse("--lines=4.9.0").lines()).containsExactly("4.9.0");
+        assertThat(CampaignOptions.USAGE).contains("[--line R | --lines R1,R2,...]").contains("--lines L");
+    }
+
+    @Test
+    void everyLineOfLinesMustBeKnownAndComplete() throws IOException {
+        line("4.9.0", "");
+        line("4.9.8", "complete=false\n");
+
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,4.9.9").arms(root)).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("unknown release line '4.9.9'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,4.9.8").arms(root)).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("release line '4.9.8' is partial");
+    }
+
+    @Test
+    void rejectsMalformedRepeatedOrConflictingLinesInOneLine() {
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,,4.9.8")).isInstanceOf(UsageException.class)
+                .hasMessage("--lines must be comma-separated releases such as 4.9.0,4.9.8, got '4.9.0,,4.9.8'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines=")).isInstanceOf(UsageException.class)
+                .hasMessage("--lines must be comma-separated releases such as 4.9.0,4.9.8, got ''");
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0;4.9.8")).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("--lines must be comma-separated releases");
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,4.9.8,4.9.0")).isInstanceOf(UsageException.class)
+                .hasMessage("--lines names 4.9.0 twice, got '4.9.0,4.9.8,4.9.0'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--lines")).isInstanceOf(UsageException.class)
+                .hasMessage("option --lines needs a value (see bin/hotpath campaign --help)");
+        assertThatThrownBy(() -> CampaignOptions.parse("--line", "4.9.0", "--lines", "4.9.8")).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("--line and --lines cannot be combined");
+        assertThatThrownBy(() -> CampaignOptions.parse("--ci", "--lines", "4.9.0,4.9.8")).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("--ci checks one line");
+    }
+
+    @Test
+    void crossLineRoundsRunEveryArmReversedOnEvenRoundsWhileOneLineKeepsStockFirst() {
+        List<Arm> arms = List.of(new Arm("4.9.0 stock", "4.9.0", "stock"), new Arm("4.9.0 patched", "4.9.0", "patched"),
+                new Arm("4.9.8 stock", "4.9.8", "stock"), new Arm("4.9.8 patched", "4.9.8", "patched"));
+        CampaignOptions crossLine = CampaignOptions.parse("--lines", "4.9.0,4.9.8");
+
+        assertThat(crossLine.roundOrder(arms, 1)).containsExactlyElementsOf(arms);
+        assertThat(crossLine.roundOrder(arms, 2)).containsExactly(arms.get(3), arms.get(2), arms.get(1), arms.get(0));
+        assertThat(crossLine.roundOrder(arms, 3)).containsExactlyElementsOf(arms);
+        assertThat(CampaignOptions.parse("--line", "4.9.0").roundOrder(List.of(STOCK, PATCHED), 2)).containsExactly(STOCK, PATCHED);
+    }
+}

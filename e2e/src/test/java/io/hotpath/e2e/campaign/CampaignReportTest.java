@@ -1,0 +1,312 @@
+package io.hotpath.e2e.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.hotpath.e2e.campaign.CampaignReport.ArmRound;
+import io.hotpath.e2e.campaign.CampaignReport.Comparison;
+import io.hotpath.e2e.run.SyntheticResults.Figures;
+import io.hotpath.e2e.run.SyntheticResults;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CampaignReportTest {
+
+    private static final List<Arm> ONE_LINE_498 = List.of(new Arm("stock", "4.9.8", "stock"), new Arm("patched", "4.9.8", "patched"));
+    private static final String SCENARIO = "w16 s1024 t8";
+    private static final String MASTER_CPU = "master CPU (user + system) (us/msg)";
+    private static final Arm STOCK_490 = new Arm("4.9.0 stock", "4.9.0", "stock");
+    private static final Arm PATCHED_490 = new Arm("4.9.0 patched", "4.9.0", "patched");
+    private static final Arm STOCK_498 = new Arm("4.9.8 stock", "4.9.8", "stock");
+    private static final Arm PATCHED_498 = new Arm("4.9.8 patched", "4.9.8", "patched");
+    private static final List<Arm> CROSS_LINE = List.of(STOCK_490, PATCHED_490, STOCK_498, PATCHED_498);
+
+    @TempDir
+    Path dir;
+
+    /** Rounds 1, 2, ... of one arm, in the order a campaign would have run them. */
+    private List<ArmRound> rounds(Arm arm, Figures... figures) {
+        List<ArmRound> rounds = new ArrayList<>();
+        for (int i = 0; i < figures.length; i++) {
+            Path runDir = dir.resolve("r" + (i + 1) + "-" + arm.label().replace(' ', '-'));
+            rounds.add(new ArmRound(SCENARIO, i + 1, arm, SyntheticResults.result(runDir, figures[i])));
+        }
+        return rounds;
+    }
+
+    private static Figures cpu(double masterCpuMicrosPerMsg) {
+        return Figures.cpu(masterCpuMicrosPerMsg);
+    }
+
+    private CampaignReport crossLineReport() {
+        List<ArmRound> rounds = new ArrayList<>();
+        rounds.addAll(rounds(STOCK_490, cpu(100), cpu(102), cpu(104)));
+        rounds.addAll(rounds(PATCHED_490, cpu(80), cpu(81), cpu(82)));
+        rounds.addAll(rounds(STOCK_498, cpu(101), cpu(110), cpu(120)));
+        rounds.addAll(rounds(PATCHED_498, cpu(90), cpu(50).busyMachine(), cpu(91)));
+        return new CampaignReport(rounds, CROSS_LINE);
+    }
+
+    private static Comparison masterCpu(CampaignReport report, Arm arm) {
+        return report.comparisons(SCENARIO).stream()
+                .filter(c -> c.metric().equals("masterCpuMicrosPerMsg") && c.arm().equals(arm.label())).findFirst().orElseThrow();
+    }
+
+    @Test
+    void comparesEveryArmWithTheFirstBesideTheLargerSpreadOfTheTwo() {
+        CampaignReport report = crossLineReport();
+
+        Comparison baseline = masterCpu(report, STOCK_490);
+        assertThat(baseline.median()).isEqualTo(102.0);
+        assertThat(baseline.ratioToBaseline()).isNull();
+        assertThat(baseline.aaSpread()).isCloseTo(4.0 / 102, Offset.offset(1e-9));
+        assertThat(baseline.verdict()).isNull();
+
+        Comparison patched = masterCpu(report, PATCHED_490);
+        assertThat(patched.ratioToBaseline()).isCloseTo(81.0 / 102, Offset.offset(1e-9));
+        assertThat(patched.aaSpread()).isCloseTo(4.0 / 102, Offset.offset(1e-9));
+        assertThat(patched.resolved()).isTrue();
+
+        // 4.9.8 stock's own rounds spread 17 %: its +7.8 % stays within that
+        Comparison stock498 = masterCpu(report, STOCK_498);
+        assertThat(stock498.ratioToBaseline()).isCloseTo(110.0 / 102, Offset.offset(1e-9));
+        assertThat(stock498.aaSpread()).isCloseTo(19.0 / 110, Offset.offset(1e-9));
+        assertThat(stock498.resolved()).isFalse();
+        assertThat(stock498.verdict()).isEqualTo("not resolvable: +7.8 % within A/A spread 17.3 % (ranges overlap)");
+
+        // the busy round's CPU is dropped: 2 rounds left against 3
+        Comparison patched498 = masterCpu(report, PATCHED_498);
+        assertThat(patched498.rounds()).isEqualTo(2);
+        assertThat(patched498.median()).isEqualTo(90.5);
+        assertThat(patched498.resolved()).isTrue();
+        assertThat(patched498.verdict()).endsWith("with p = 0.20)");
+    }
+
+    @Test
+    void theCrossLineReportListsArmsInOrderAndRatiosOfEveryOtherArmToTheBaseline() {
+        String markdown = crossLineReport().markdown(CampaignOptions.parse("--lines", "4.9.0,4.9.8"), "- header");
+
+        assertThat(markdown).startsWith("# Campaign: RocketMQ 4.9.0 stock vs 4.9.0 patched vs 4.9.8 stock vs 4.9.8 patched (2m-2s, loopback)")
+                .contains("in the order of the columns below on odd rounds and in reverse on even ones").contains("Every ratio is to 4.9.0 stock (the baseline).")
+                .contains("With 3 arms against one baseline").contains("Against 4.9.0 stock: ratio of medians");
+        assertThat(markdown).contains("| metric | 4.9.0 stock median [min-max] (n) | 4.9.0 patched median [min-max] (n) | 4.9.8 stock median"
+                + " [min-max] (n) | 4.9.8 patched median [min-max] (n) |\n");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | 102.0 [100.0-104.0] (3) | 81.0 [80.0-82.0] (3) | 110.0 [101.0-120.0] (3)"
+                + " | 90.5 [90.0-91.0] (2), 1 busy dropped |\n");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.0 patched | 0.794 | resolved: -20.6 % vs A/A spread 3.9 % (ranges do"
+                + " not overlap; equal arms would separate by chance with p = 0.10) |\n");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.8 stock | 1.078 | not resolvable: +7.8 % within A/A spread 17.3 %");
+        assertThat(markdown).doesNotContain("| " + MASTER_CPU + " | 4.9.0 stock |");
+        assertThat(markdown.indexOf("| " + MASTER_CPU + " | 4.9.0 patched |")).isLessThan(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 stock |"));
+        assertThat(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 stock |")).isLessThan(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 patched |"));
+        assertThat(markdown).contains("| lost (must be 0) | 0 in 3 rounds | 0 in 3 rounds | 0 in 3 rounds | 0 in 3 rounds |");
+        assertThat(markdown).contains("| " + SCENARIO + " | 2 | 4.9.8 patched | PASS |");
+    }
+
+    @Test
+    void aLostMessageShowsInItsArmsColumn() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90).lost(3)));
+
+        assertThat(new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490)).markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
+                .contains("| lost (must be 0) | 0 in 2 rounds | 3 in 2 rounds (FAIL) |");
+    }
+
+    @Test
+    void aRoundWhoseOtherProcessesCpuWasNotMeasuredIsUnknownNotQuiet() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100).unknownMachine()));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90).unknownMachine()));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        String markdown = report.markdown(CampaignOptions.parse("--lines", "4.9.0"), "");
+        JsonArray json = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject().getAsJsonArray("rounds");
+
+        // before issue 21 this said "Every round ran on a quiet machine"
+        assertThat(markdown).doesNotContain("Every round ran on a quiet machine")
+                .contains("2 of 4 rounds ran on a machine whose other processes' CPU could not be measured")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | unknown |")
+                .contains("| " + SCENARIO + " | 1 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | quiet |");
+        assertThat(json.get(1).getAsJsonObject().get("machine").getAsString()).isEqualTo("unknown");
+        assertThat(json.get(0).getAsJsonObject().get("machine").getAsString()).isEqualTo("quiet");
+    }
+
+    @Test
+    void aRoundTheBrokerRejectedFailsAndTheReportListsItsFailedSendsAndRejectionsPerSecond() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90).rejected(4)));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+        CampaignOptions saturated = CampaignOptions.parse("--lines", "4.9.0", "--rate", "0");
+
+        String markdown = report.markdown(saturated, "");
+        JsonObject round = JsonParser.parseString(report.json(saturated)).getAsJsonObject().getAsJsonArray("rounds").get(3).getAsJsonObject();
+
+        assertThat(rounds.get(3).result().verdict()).isEqualTo("FAIL");
+        assertThat(markdown).contains("1 of 4 rounds had sends that failed for a reason no fault expects")
+                .contains("| failed sends, unexpected (must be 0) | 0 in 2 rounds | 4 in 2 rounds (FAIL) |")
+                // 96 acked at 4000/s: 0.024 s of load, 4 rejections in it
+                .contains("| rejected by flow control (/s, median [min-max]) | 0.00 [0.00-0.00] (2) | 83.3 [0.00-166.7] (2) |")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 patched | FAIL | 96 | 4 (4) | 0 | quiet |")
+                .contains("## Failed sends\n\n| scenario | round | arm | phase | reason | sends | verdict |\n|---|---:|---|---|---|---:|---|\n"
+                        + "| " + SCENARIO + " | 2 | 4.9.0 patched | load | MQBrokerException code 2 | 4 | UNEXPECTED |\n");
+        assertThat(round.get("failedSendsUnexpected").getAsLong()).isEqualTo(4);
+        assertThat(round.get("rejectionsPerSecond").getAsDouble()).isCloseTo(4 / 0.024, Offset.offset(1e-3));
+        assertThat(round.getAsJsonArray("failedSends").get(0).getAsJsonObject().get("reason").getAsString())
+                .isEqualTo("MQBrokerException code 2");
+    }
+
+    @Test
+    void aCampaignWithoutFailedSendsSaysSo() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90)));
+
+        assertThat(new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490)).markdown(CampaignOptions.parse(), ""))
+                .contains("Every round ran on a quiet machine").contains("Every send was acknowledged.")
+                .contains("## Failed sends\n\nNone: every send of every round was acknowledged.\n")
+                .doesNotContain("rejected by flow control");
+    }
+
+    @Test
+    void theCrossLineJsonNamesLinesArmsAndEveryComparison() throws Exception {
+        CampaignReport report = crossLineReport();
+        report.write(dir, CampaignOptions.parse("--lines", "4.9.0,4.9.8"), "- header");
+
+        JsonObject json = JsonParser.parseString(Files.readString(dir.resolve("campaign.json"))).getAsJsonObject();
+        assertThat(json.has("release")).isFalse();
+        assertThat(json.get("lines").toString()).isEqualTo("[\"4.9.0\",\"4.9.8\"]");
+        assertThat(json.get("arms").toString()).isEqualTo("[\"4.9.0 stock\",\"4.9.0 patched\",\"4.9.8 stock\",\"4.9.8 patched\"]");
+        assertThat(json.get("baseline").getAsString()).isEqualTo("4.9.0 stock");
+        JsonArray rounds = json.getAsJsonArray("rounds");
+        assertThat(rounds).hasSize(12);
+        assertThat(rounds.get(11).getAsJsonObject().get("arm").getAsString()).isEqualTo("4.9.8 patched");
+        assertThat(rounds.get(11).getAsJsonObject().get("line").getAsString()).isEqualTo("4.9.8");
+        JsonObject patched = StreamSupport.stream(json.getAsJsonArray("comparisons").spliterator(), false).map(JsonElement::getAsJsonObject)
+                .filter(c -> c.get("metric").getAsString().equals("masterCpuMicrosPerMsg") && c.get("arm").getAsString().equals("4.9.0 patched"))
+                .findFirst().orElseThrow();
+        assertThat(patched.get("ratioToBaseline").getAsDouble()).isCloseTo(81.0 / 102, Offset.offset(1e-9));
+        assertThat(patched.get("resolved").getAsBoolean()).isTrue();
+        for (String chart : List.of("tps.png", "p99.png", "master-cpu-total.png", "master-cpu.png", "master-cpu-system.png",
+                "allocated-bytes.png", "commitlog-bytes.png", "gc-pauses.png")) {
+            assertThat(dir.resolve(chart)).isNotEmptyFile();
+        }
+    }
+
+    @Test
+    void aOneLineReportKeepsStockVsPatchedWithOneRatioPerMetric() {
+        List<Arm> arms = List.of(new Arm("stock", "4.9.0", "stock"), new Arm("patched", "4.9.0", "patched"));
+        List<ArmRound> rounds = new ArrayList<>(rounds(arms.get(0), cpu(100), cpu(102), cpu(104)));
+        rounds.addAll(rounds(arms.get(1), cpu(80), cpu(81), cpu(82)));
+
+        String markdown = new CampaignReport(rounds, arms).markdown(CampaignOptions.parse("--line", "4.9.0"), "- header");
+
+        assertThat(markdown).startsWith("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, loopback)")
+                .contains("Rounds per arm: 3, alternating stock / patched;").doesNotContain("arms against one baseline");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | patched | 0.794 | resolved: -20.6 % vs A/A spread 3.9 %");
+    }
+
+    @Test
+    void theThreadTableNamesGroupsAboveTheShareInAnyArmAndFoldsTheRest() {
+        Arm stock = new Arm("stock", "4.9.0", "stock");
+        Arm patched = new Arm("patched", "4.9.0", "patched");
+        List<ArmRound> rounds = new ArrayList<>(rounds(stock,
+                cpu(50).withThreads(SyntheticResults.threads(50, groups(29, 10, 0.5, 0.0, 0.4))),
+                cpu(50).withThreads(SyntheticResults.threads(50, groups(30, 10, 0.5, 0.0, 0.4))),
+                cpu(50).withThreads(SyntheticResults.threads(50, groups(35, 10, 0.5, 0.0, 0.4)))));
+        rounds.addAll(rounds(patched,
+                cpu(45).withThreads(SyntheticResults.threads(45, groups(26, 10, 0.6, 1.5, 0.0))),
+                cpu(45).withThreads(SyntheticResults.threads(45, groups(26, 10, 0.6, 1.5, 0.0)))));
+
+        String markdown = new CampaignReport(rounds, List.of(stock, patched)).markdown(CampaignOptions.parse(), "");
+
+        assertThat(markdown).contains("| thread group | stock | patched |\n|---|---:|---:|\n| SendMessageThre | 30.00 | 26.00 |\n"
+                + "| NettyServerCode | 10.00 | 10.00 |\n| G1 Conc | 0.00 | 1.50 |\n| other | 0.90 | 0.60 |\n");
+        // stock: 50 - (30 + 10 + 0.9) in the median round; patched: 45 - 38.1
+        assertThat(markdown).contains("| exited threads | 9.10 | 6.90 |\n| masters, whole processes | 50.00 | 45.00 |\n| rounds | 3 | 2 |\n");
+    }
+
+    @Test
+    void theThreadTableSaysWhenNoRoundHasThreadFigures() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90)));
+
+        assertThat(new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490)).markdown(CampaignOptions.parse(), ""))
+                .contains("No round has the masters' thread figures");
+    }
+
+    /** Thread groups as a broker has them; a group of 0 did not exist in the round. */
+    private static Map<String, Double> groups(double send, double netty, double vm, double g1, double tiny) {
+        Map<String, Double> groups = new LinkedHashMap<>();
+        groups.put("SendMessageThre", send);
+        groups.put("NettyServerCode", netty);
+        groups.put("VM Thread", vm);
+        if (g1 > 0) {
+            groups.put("G1 Conc", g1);
+        }
+        if (tiny > 0) {
+            groups.put("Signal Dispatch", tiny);
+        }
+        return groups;
+    }
+
+    @Test
+    void callsADifferenceResolvedOnlyWhenRangesSeparateByMoreThanTheAaSpread() {
+        assertThat(CampaignReport.verdict(List.of(100.0, 102.0, 104.0), List.of(80.0, 81.0, 82.0)))
+                .startsWith("resolved: -20.6 %");
+        assertThat(CampaignReport.verdict(List.of(100.0, 110.0, 120.0), List.of(105.0, 115.0, 125.0)))
+                .startsWith("not resolvable").contains("ranges overlap");
+    }
+
+    @Test
+    void saysNotResolvableWithOneRoundPerArmWhateverTheDifference() {
+        assertThat(CampaignReport.verdict(List.of(100.0), List.of(50.0))).startsWith("not resolvable (fewer than 2 rounds");
+        assertThat(CampaignReport.verdict(List.of(), List.of(50.0))).isEqualTo("no data");
+    }
+
+    @Test
+    void exactMetricsWithoutSpreadResolveAnyDifference() {
+        assertThat(CampaignReport.verdict(List.of(1232.0, 1232.0), List.of(1224.0, 1224.0))).startsWith("resolved: -0.6 %");
+    }
+
+    @Test
+    void drawsAPngChart() throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "test-charts"));
+        Path file = dir.resolve("tps.png");
+        BarChart.write(file, "TPS", "msg/s", List.of("stock", "patched"), List.of(
+                new BarChart.Group("w16 s1024", List.of(new BarChart.Bar("stock", List.of(900.0, 950.0)),
+                        new BarChart.Bar("patched", List.of(1000.0, 1010.0))))));
+
+        byte[] png = Files.readAllBytes(file);
+        assertThat(png).hasSizeGreaterThan(1000);
+        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    @Test
+    void reportTitleAndJsonNameTheNetwork() {
+        CampaignReport empty = new CampaignReport(List.of(), ONE_LINE_498);
+        CampaignReport empty490 = new CampaignReport(List.of(), List.of(new Arm("stock", "4.9.0", "stock"), new Arm("patched", "4.9.0", "patched")));
+
+        assertThat(empty.markdown(CampaignOptions.parse(), "- header")).startsWith("# Campaign: stock vs patched RocketMQ 4.9.8 (2m-2s, loopback)");
+        assertThat(empty490.markdown(CampaignOptions.parse("--net", "realistic"), "- header")).contains("(2m-2s, realistic)");
+        assertThat(empty490.json(CampaignOptions.parse("--net", "realistic"))).startsWith("{\n  \"net\": \"realistic\",\n  \"release\": \"4.9.0\",\n");
+    }
+
+    @Test
+    void aResolvedVerdictGivesTheChanceThatEqualArmsSeparateAsFar() {
+        assertThat(CampaignReport.chanceOfSeparation(2, 2)).isCloseTo(1.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.chanceOfSeparation(3, 3)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.chanceOfSeparation(5, 5)).isCloseTo(2.0 / 252, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(CampaignReport.verdict(List.of(100.0, 104.0), List.of(80.0, 81.0))).endsWith("by chance with p = 0.33)");
+        // exact metrics (no spread) carry no chance remark
+        assertThat(CampaignReport.verdict(List.of(1232.0, 1232.0), List.of(1224.0, 1224.0))).endsWith("(ranges do not overlap)");
+    }
+}

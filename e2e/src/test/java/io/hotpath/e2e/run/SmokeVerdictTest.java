@@ -1,0 +1,198 @@
+package io.hotpath.e2e.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.hotpath.e2e.check.FailedSends;
+import io.hotpath.e2e.load.CompatSends;
+import io.hotpath.e2e.load.LedgerFile;
+import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.SmokeOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.remoting.exception.RemotingConnectException;
+import org.apache.rocketmq.remoting.exception.RemotingTimeoutException;
+import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 21: a run fails on every send that was neither acknowledged nor an answer its fault scenario expects. Each
+ * failing case here passed before (the verdict was zero loss and something acknowledged, whatever failed to send).
+ */
+class SmokeVerdictTest {
+
+    private static final MessageQueue A0 = new MessageQueue("t", "broker-a", 0);
+    private static final String COMPAT = CompatSends.TOPIC + " by 4.9.0";
+    private static final SmokeOptions PACED = SmokeOptions.parse("--seconds", "12", "--rate", "300");
+    private static final SmokeOptions UNPACED = SmokeOptions.parse("-n", "100");
+    private static final SmokeOptions KILL_SLAVE = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-slave");
+    private static final SmokeOptions KILL_MASTER = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-master");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRunWhoseBrokerRejectedOneLoadSendWithSystemBusyFails() {
+        SendLedger load = SyntheticResults.ledger(100, 99);
+        load.recordFailure(99, SyntheticResults.systemBusy(), 1_000_000);
+
+        RoundResult result = SyntheticResults.run(dir.resolve("busy"), UNPACED, "5.3.3", load, Map.of());
+
+        // lossless, 99 acknowledged: the old verdict (delivery.passed() && acked > 0) said PASS
+        assertThat(result.delivery().passed()).isTrue();
+        assertThat(result.load().acked()).isEqualTo(99);
+        assertThat(result.verdict()).isEqualTo("FAIL");
+        assertThat(result.failureReasons()).containsExactly("unexpected failed sends 1 {load: MQBrokerException code 2=1}");
+        assertThat(result.summary()).contains("rejected by flow control 1.0/s (MQBrokerException code 2)")
+                .contains("load: MQBrokerException code 2 x1, UNEXPECTED (flow control: the broker shed load; never expected)");
+    }
+
+    @Test
+    void aRunWhoseCompatSendsAllFailedFailsThoughTheLoadWasFine() {
+        SendLedger compat = new SendLedger(CompatSends.V1_MESSAGES);
+        for (int seq = 0; seq < CompatSends.V1_MESSAGES; seq++) {
+            compat.recordFailure(seq, new MQClientException("Send [3] times, still failed", new RemotingConnectException("127.0.0.1:19887")),
+                    1_000_000);
+        }
+
+        RoundResult result = SyntheticResults.run(dir.resolve("compat"), PACED, "5.3.3", SyntheticResults.ledger(100, 100),
+                Map.of(COMPAT, compat));
+
+        assertThat(result.delivery().passed()).isTrue();
+        assertThat(result.verdict()).isEqualTo("FAIL");
+        assertThat(result.failedSends().unexpected()).isEqualTo(CompatSends.V1_MESSAGES);
+        assertThat(result.summary()).contains(COMPAT + ": MQClientException caused by RemotingConnectException x40, UNEXPECTED");
+    }
+
+    @Test
+    void killSlaveOn533PassesOnFlushSlaveTimeoutAndTheClientsTimeoutOfThoseSends() {
+        SendLedger load = SyntheticResults.ledger(100, 90);
+        for (int seq = 90; seq < 95; seq++) {
+            load.recordResult(seq, new SendResult(SendStatus.FLUSH_SLAVE_TIMEOUT, "id" + seq, "o", A0, seq), 3_000_000_000L);
+        }
+        for (int seq = 95; seq < 99; seq++) {
+            load.recordFailure(seq, new RemotingTooMuchRequestException("sendDefaultImpl call timeout"), 3_000_000_000L);
+        }
+        // as campaign --ci on 5.3.3 saw it (4.9.0 client, ClientErrorCode.ACCESS_BROKER_TIMEOUT)
+        MQClientException retriesTimedOut = new MQClientException("Send [1] times, still failed", new RemotingTimeoutException("wait response"));
+        retriesTimedOut.setResponseCode(10002);
+        load.recordFailure(99, retriesTimedOut, 3_000_000_000L);
+        SendLedger compat = SyntheticResults.ledger(CompatSends.V1_MESSAGES, 30);
+        for (int seq = 30; seq < CompatSends.V1_MESSAGES; seq++) {
+            compat.recordFailure(seq, new MQClientException("send message Exception",
+                    new RemotingTooMuchRequestException("sendDefaultImpl call timeout")), 3_000_000_000L);
+        }
+
+        RoundResult result = SyntheticResults.run(dir.resolve("kill-slave"), KILL_SLAVE, "5.3.3", load, Map.of(COMPAT, compat));
+
+        assertThat(result.verdict()).isEqualTo("PASS");
+        assertThat(result.failedSends().expected()).isEqualTo(20);
+        assertThat(result.summary()).contains("load: status FLUSH_SLAVE_TIMEOUT x5, expected by kill-slave")
+                .contains("load: RemotingTooMuchRequestException call timeout x4, expected by kill-slave")
+                .contains("load: MQClientException code 10002 caused by RemotingTimeoutException x1, expected by kill-slave")
+                .contains(COMPAT + ": MQClientException caused by RemotingTooMuchRequestException call timeout x10, expected by kill-slave");
+    }
+
+    @Test
+    void killSlaveOn498ExpectsSlaveNotAvailableAnd533DoesNot() {
+        SendLedger load = SyntheticResults.ledger(100, 95);
+        for (int seq = 95; seq < 100; seq++) {
+            load.recordResult(seq, new SendResult(SendStatus.SLAVE_NOT_AVAILABLE, "id" + seq, "o", A0, seq), 1_000_000);
+        }
+
+        assertThat(SyntheticResults.run(dir.resolve("498"), KILL_SLAVE, "4.9.8", load, Map.of()).verdict()).isEqualTo("PASS");
+        assertThat(SyntheticResults.run(dir.resolve("533"), KILL_SLAVE, "5.3.3", load, Map.of()).verdict()).isEqualTo("FAIL");
+        // without a fault nothing is expected
+        assertThat(SyntheticResults.run(dir.resolve("none"), PACED, "4.9.8", load, Map.of()).verdict()).isEqualTo("FAIL");
+    }
+
+    @Test
+    void aFaultExpectsItsOwnAnswersOnlyNeverFlowControl() {
+        SendLedger load = SyntheticResults.ledger(100, 98);
+        load.recordResult(98, new SendResult(SendStatus.FLUSH_SLAVE_TIMEOUT, "id98", "o", A0, 98), 3_000_000_000L);
+        load.recordFailure(99, SyntheticResults.systemBusy(), 1_000_000);
+
+        // kill-slave on 5.x queues sends behind the 3 s waits for the missing replica: the one fault that names SYSTEM_BUSY
+        assertThat(SyntheticResults.run(dir.resolve("kill-slave-busy"), KILL_SLAVE, "5.3.3", load, Map.of()).verdict())
+                .isEqualTo("PASS");
+        RoundResult result = SyntheticResults.run(dir.resolve("kill-master-busy"), KILL_MASTER, "5.3.3", load, Map.of());
+
+        assertThat(result.verdict()).isEqualTo("FAIL");
+        assertThat(result.failedSends().expected()).isEqualTo(1);
+        assertThat(result.failedSends().unexpected()).isEqualTo(1);
+        for (FaultScenario fault : FaultScenario.values()) {
+            for (String release : List.of("4.9.0", "4.9.8", "5.3.3")) {
+                if (fault == FaultScenario.KILL_SLAVE && release.startsWith("5.")) {
+                    continue; // the one fault that queues sends itself (asserted above)
+                }
+                FailedSends failed = new FailedSends(fault, release, Map.of(FailedSends.LOAD, Map.of("MQBrokerException code 2", 1L,
+                        "MQClientException code 2 caused by MQBrokerException code 2", 1L)));
+                assertThat(failed.unexpected()).as("%s on %s", fault, release).isEqualTo(2);
+            }
+        }
+        assertThat(FaultScenario.RESTART_CLUSTER.expectedFailures("5.3.3")).isEmpty();
+        assertThat(FaultScenario.NONE.expectedFailures("4.9.8")).isEmpty();
+    }
+
+    @Test
+    void aPacedRunWithoutFailuresSaysNothingAboutRejectionsAndAnUnpacedOneSaysZero() {
+        RoundResult paced = SyntheticResults.run(dir.resolve("paced"), PACED, "5.3.3", SyntheticResults.ledger(100, 100), Map.of());
+        RoundResult unpaced = SyntheticResults.run(dir.resolve("unpaced"), UNPACED, "5.3.3", SyntheticResults.ledger(100, 100), Map.of());
+
+        assertThat(paced.verdict()).isEqualTo("PASS");
+        assertThat(paced.summary()).doesNotContain("rejected by flow control").doesNotContain("failed sends by reason");
+        assertThat(unpaced.summary()).contains("rejected by flow control 0/s");
+    }
+
+    @Test
+    void smokeResultJsonListsFailedSendsByPhaseAndReasonWithTheirVerdict() throws Exception {
+        SendLedger load = SyntheticResults.ledger(100, 97);
+        load.recordResult(97, new SendResult(SendStatus.FLUSH_SLAVE_TIMEOUT, "id97", "o", A0, 97), 3_000_000_000L);
+        load.recordFailure(98, new MQBrokerException(2, "[TIMEOUT_CLEAN_QUEUE]broker busy"), 1_000_000);
+        load.recordFailure(99, new MQBrokerException(2, "[TIMEOUT_CLEAN_QUEUE]broker busy"), 1_000_000);
+        Path runDir = Files.createDirectories(dir.resolve("json"));
+
+        RoundResult result = SyntheticResults.run(runDir, KILL_MASTER, "5.3.3", load, Map.of());
+        JsonObject json = JsonParser.parseString(Files.readString(result.writeJson())).getAsJsonObject();
+
+        assertThat(json.get("result").getAsString()).isEqualTo("FAIL");
+        assertThat(json.get("fault").getAsString()).isEqualTo("kill-master");
+        assertThat(json.get("failedSendsUnexpected").getAsLong()).isEqualTo(2);
+        assertThat(json.get("failedSendsExpected").getAsLong()).isEqualTo(1);
+        assertThat(json.getAsJsonObject("rejectionsPerSecond").get("MQBrokerException code 2").getAsDouble()).isEqualTo(2.0);
+        JsonArray rows = json.getAsJsonArray("failedSends");
+        assertThat(rows).hasSize(2);
+        JsonObject busy = rows.get(0).getAsJsonObject();
+        assertThat(busy.get("reason").getAsString()).isEqualTo("MQBrokerException code 2");
+        assertThat(busy.get("sends").getAsLong()).isEqualTo(2);
+        assertThat(busy.get("expected").getAsBoolean()).isFalse();
+        assertThat(busy.get("expectedBy").isJsonNull()).isTrue();
+        JsonObject flush = rows.get(1).getAsJsonObject();
+        assertThat(flush.get("phase").getAsString()).isEqualTo("load");
+        assertThat(flush.get("reason").getAsString()).isEqualTo("status FLUSH_SLAVE_TIMEOUT");
+        assertThat(flush.get("expectedBy").getAsString()).startsWith("kill-master: a 5.x SYNC_MASTER waits");
+    }
+
+    @Test
+    void aLedgerFileWithOutcomesButNoReasonsCountsThemAsFailedForAnUnknownReason() throws Exception {
+        // as a child JVM of an older build wrote it: seq 1 not acknowledged, no "failures" lines
+        Path file = dir.resolve("sent.tsv");
+        Files.writeString(file, "size\t2\n0\tACKED\tt\tbroker-a\t0\t0\tid0\n1\tFAILED\n");
+
+        FailedSends failed = FailedSends.of(FaultScenario.KILL_SLAVE, "4.9.8", Map.of("c", LedgerFile.read(file)));
+
+        assertThat(failed.rows()).containsExactly(new FailedSends.Row("c", FailedSends.UNKNOWN_REASON, 1, null));
+        assertThat(failed.unexpected()).isEqualTo(1);
+    }
+}
