@@ -304,7 +304,7 @@ public final class ProfileCommand {
     /** {@code --line}, or the newest release line of this checkout; an unknown line is a usage error naming the known ones. */
     private String releaseLine(String requested) {
         try {
-            return ReleaseLines.resolve(requested, root);
+            return ReleaseLines.resolve(requested, root).release();
         } catch (io.hotpath.e2e.UsageException e) {
             throw new UsageException(e.getMessage());
         }

@@ -10,6 +10,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,9 +50,10 @@ public final class Campaign {
     public static boolean run(CampaignOptions options, Path projectRoot, Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         ClientLogging.logTo(dir.resolve("client-logs"));
+        Map<String, ReleaseLine> lines = options.resolvedLines(projectRoot);
         Map<Arm, Distribution> distributions = new LinkedHashMap<>();
-        for (Arm arm : options.arms(projectRoot)) {
-            distributions.put(arm, Distribution.resolve(arm.flavor(), arm.line(), projectRoot));
+        for (Arm arm : options.arms(lines)) {
+            distributions.put(arm, Distribution.resolve(arm.flavor(), lines.get(arm.line()), projectRoot));
         }
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();

@@ -6,10 +6,13 @@ import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.lines.ReleaseLine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Command line of {@code bin/hotpath campaign}; bad input is a {@link UsageException} of one line. {@code lines}
@@ -133,15 +136,30 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
      * ("4.9.0 stock"). Every line must be known and complete ({@link ReleaseLines#resolve}).
      */
     public List<Arm> arms(Path projectRoot) {
+        return arms(resolvedLines(projectRoot));
+    }
+
+    /**
+     * The campaign's lines, each resolved once: the {@code --line} (or the newest complete one), or every
+     * {@code --lines} line, in the order given; keyed by release.
+     */
+    public Map<String, ReleaseLine> resolvedLines(Path projectRoot) {
+        Map<String, ReleaseLine> resolved = new LinkedHashMap<>();
+        for (String requested : lines.isEmpty() ? Collections.singletonList(line) : lines) {
+            ReleaseLine releaseLine = ReleaseLines.resolve(requested, projectRoot);
+            resolved.put(releaseLine.release(), releaseLine);
+        }
+        return resolved;
+    }
+
+    /** {@link #arms(Path)} of lines already resolved by {@link #resolvedLines}. */
+    public List<Arm> arms(Map<String, ReleaseLine> resolved) {
         if (lines.isEmpty()) {
-            String release = ReleaseLines.resolve(line, projectRoot);
+            String release = resolved.keySet().iterator().next();
             return FLAVORS.stream().map(flavor -> new Arm(flavor, release, flavor)).toList();
         }
         List<Arm> arms = new ArrayList<>();
-        for (String requested : lines) {
-            String release = ReleaseLines.resolve(requested, projectRoot);
-            FLAVORS.forEach(flavor -> arms.add(new Arm(release + " " + flavor, release, flavor)));
-        }
+        resolved.keySet().forEach(release -> FLAVORS.forEach(flavor -> arms.add(new Arm(release + " " + flavor, release, flavor))));
         return List.copyOf(arms);
     }
 

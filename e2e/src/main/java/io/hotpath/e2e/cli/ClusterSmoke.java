@@ -10,6 +10,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,9 +67,9 @@ public final class ClusterSmoke {
 
     private boolean runAll() throws IOException, InterruptedException {
         // resolve and check everything before starting anything
-        String line = ReleaseLines.resolveNamedPartial(options.line(), projectRoot);
-        if (ReleaseLines.partial(line, projectRoot)) {
-            Console.warn("release line " + line + " is partial (complete=false in its line.properties): its distributions carry only"
+        ReleaseLine line = ReleaseLines.resolveNamedPartial(options.line(), projectRoot);
+        if (!line.complete()) {
+            Console.warn("release line " + line.release() + " is partial (complete=false in its line.properties): its distributions carry only"
                     + " the patches the line has so far, and the checks below judge those");
         }
         List<Distribution> distributions = options.distributions().stream()

@@ -34,12 +34,12 @@ public final class SmokePreparation {
             if (options.help()) {
                 return 0;
             }
-            String release = ReleaseLines.resolveNamedPartial(options.line(), root);
-            List<String> flavors = stale(ReleaseLines.line(release, root), options.distributions(), root);
+            ReleaseLine line = ReleaseLines.resolveNamedPartial(options.line(), root);
+            List<String> flavors = stale(line, options.distributions(), root);
             if (flavors.isEmpty()) {
                 return 0;
             }
-            return build(root, release, flavors.size() == 2 ? "both" : flavors.get(0)) ? 0 : 1;
+            return build(root, line.release(), flavors.size() == 2 ? "both" : flavors.get(0)) ? 0 : 1;
         } catch (UsageException e) {
             Console.error(e.getMessage());
             return 2;

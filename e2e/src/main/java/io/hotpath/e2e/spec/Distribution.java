@@ -26,36 +26,42 @@ public final class Distribution {
     private static final String DEFAULT_CONF_DIR = "conf/2m-2s-sync";
 
     private final String flavor;
-    private final String release;
+    private final ReleaseLine line;
     private final Path home;
+    private final List<String> patches;
 
-    private Distribution(String flavor, String release, Path home) {
+    private Distribution(String flavor, ReleaseLine line, Path home, List<String> patches) {
         this.flavor = flavor;
-        this.release = release;
+        this.line = line;
         this.home = home;
+        this.patches = List.copyOf(patches);
     }
 
     /**
      * Resolves {@code stock}, {@code patched} (the release line's distribution under
      * {@code <projectRoot>/broker-dist/target/}, see {@link ReleaseLines#distributionHome}) or a directory, which
-     * is taken to be of {@code release} too, and checks that it looks like a distribution.
+     * is taken to be of {@code line} too, and checks that it looks like a distribution. The line's stock and patched
+     * distributions carry the patches its series lists (none for stock): one whose BUILD-INFO.txt says otherwise is
+     * stale and refused. A directory carries what its BUILD-INFO.txt says (the user's own build).
      */
-    public static Distribution resolve(String spec, String release, Path projectRoot) {
+    public static Distribution resolve(String spec, ReleaseLine line, Path projectRoot) {
         if (spec.equals("stock") || spec.equals("patched")) {
-            Path home = ReleaseLines.distributionHome(projectRoot, release, spec);
-            String stale = staleness(ReleaseLines.line(release, projectRoot), spec, home);
+            Path home = ReleaseLines.distributionHome(projectRoot, line.release(), spec);
+            String stale = staleness(line, spec, home);
             if (stale != null) {
-                throw new UsageException("the " + spec + " distribution of " + release + " " + stale
+                throw new UsageException("the " + spec + " distribution of " + line.release() + " " + stale
                         + "; build it with bin/hotpath setup (bin/hotpath smoke and run build it themselves)");
             }
-            return checked(spec, release, home);
+            List<String> patches = spec.equals("patched")
+                    ? line.patchFiles().stream().map(p -> p.getFileName().toString()).toList() : List.of();
+            return checked(spec, line, home, patches);
         }
         Path home = Path.of(spec).toAbsolutePath().normalize();
         if (!Files.isDirectory(home)) {
             throw new UsageException("--dist must be stock, patched, both or a distribution directory; '" + spec
                     + "' is none of these (no such directory)");
         }
-        return checked(home.getFileName().toString(), release, home);
+        return checked(home.getFileName().toString(), line, home, builtPatches(home));
     }
 
     /**
@@ -117,13 +123,13 @@ public final class Distribution {
         return info;
     }
 
-    private static Distribution checked(String flavor, String release, Path home) {
+    private static Distribution checked(String flavor, ReleaseLine line, Path home, List<String> patches) {
         for (String required : new String[] {"bin/mqnamesrv", "bin/mqbroker", "lib"}) {
             if (!Files.exists(home.resolve(required))) {
                 throw new UsageException(home + " is not a RocketMQ distribution (" + required + " is missing)");
             }
         }
-        return new Distribution(flavor, release, home);
+        return new Distribution(flavor, line, home, patches);
     }
 
     public String flavor() {
@@ -131,8 +137,13 @@ public final class Distribution {
     }
 
     /** The release line this distribution was picked for ({@code --line}). */
+    public ReleaseLine line() {
+        return line;
+    }
+
+    /** {@link #line}'s release. */
     public String release() {
-        return release;
+        return line.release();
     }
 
     public Path home() {
@@ -161,8 +172,13 @@ public final class Distribution {
         return properties;
     }
 
-    /** The patches BUILD-INFO.txt says were applied ({@code patch.N=<file>}), in order; empty for stock. */
+    /** The patch files this distribution carries, in the order they were applied (see {@link #resolve}); empty for stock. */
     public List<String> patches() {
+        return patches;
+    }
+
+    /** The patches BUILD-INFO.txt says were applied ({@code patch.N=<file>}), in order. */
+    private static List<String> builtPatches(Path home) {
         Properties info = buildInfo(home);
         List<String> patches = new ArrayList<>();
         for (int i = 1; info != null && info.containsKey("patch." + i); i++) {

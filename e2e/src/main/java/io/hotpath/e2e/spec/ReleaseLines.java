@@ -10,7 +10,8 @@ import java.util.List;
  * The release lines as the smoke, the campaign and the profiler see them: which line's broker
  * distributions ({@code broker-dist/target/rocketmq-<release>-<flavor>/}) to run — {@code --line}, or by
  * default the newest. The rule itself lives in {@link ReleaseLine} (module release-lines), which
- * broker-dist builds the lines with; here a bad line becomes the command line's one-line error.
+ * broker-dist builds the lines with; here a bad line becomes the command line's one-line error. A command resolves
+ * its line once and hands the {@link ReleaseLine} on: {@link Distribution} carries it.
  */
 public final class ReleaseLines {
 
@@ -22,8 +23,8 @@ public final class ReleaseLines {
         return ReleaseLine.all(projectRoot.resolve("patches")).stream().map(ReleaseLine::release).toList();
     }
 
-    /** The newest line; fails with one line when the checkout has none. */
-    public static String newest(Path projectRoot) {
+    /** The newest complete line; fails with one line when the checkout has none. */
+    public static ReleaseLine newest(Path projectRoot) {
         return resolve(null, projectRoot);
     }
 
@@ -31,7 +32,7 @@ public final class ReleaseLines {
      * {@code requested} when it is a known complete line, the newest complete line when it is null; else one line
      * naming the known ones. A partial line is refused: the cluster checks assert what every patch of a line does.
      */
-    public static String resolve(String requested, Path projectRoot) {
+    public static ReleaseLine resolve(String requested, Path projectRoot) {
         ReleaseLine line;
         try {
             line = ReleaseLine.resolve(requested, projectRoot.resolve("patches"));
@@ -43,35 +44,18 @@ public final class ReleaseLines {
                 + ReleaseLine.DESCRIPTOR + "): the end-to-end checks need every patch of a line; build and test it with"
                 + " bin/hotpath build-broker --line " + line.release());
         }
-        return line.release();
+        return line;
     }
 
     /**
      * Like {@link #resolve}, except that a partial line is run when it is named explicitly: the smoke of a line whose
      * patches are under way shows how far they go. Never the default: with {@code requested} null this is the newest
-     * complete line. Whether the line is partial says {@link #partial}.
+     * complete line. Whether the line is partial says {@link ReleaseLine#complete}.
      */
-    public static String resolveNamedPartial(String requested, Path projectRoot) {
-        if (requested == null) {
-            return resolve(null, projectRoot);
-        }
-        try {
-            return ReleaseLine.resolve(requested, projectRoot.resolve("patches")).release();
-        } catch (ReleaseLineException e) {
-            throw new UsageException(e.getMessage());
-        }
+    public static ReleaseLine resolveNamedPartial(String requested, Path projectRoot) {
+        return requested == null ? resolve(null, projectRoot) : line(requested, projectRoot);
     }
 
-    /** True when {@code release} is a known line marked {@code complete=false}. */
-    public static boolean partial(String release, Path projectRoot) {
-        try {
-            return !ReleaseLine.resolve(release, projectRoot.resolve("patches")).complete();
-        } catch (ReleaseLineException e) {
-            throw new UsageException(e.getMessage());
-        }
-    }
-
-    /** Where bin/hotpath build-broker puts the {@code flavor} distribution of {@code release}. */
     /** The descriptor of a known line (partial or not); an unknown one is the command line's one-line error. */
     public static ReleaseLine line(String release, Path projectRoot) {
         try {
@@ -81,6 +65,7 @@ public final class ReleaseLines {
         }
     }
 
+    /** Where bin/hotpath build-broker puts the {@code flavor} distribution of {@code release}. */
     public static Path distributionHome(Path projectRoot, String release, String flavor) {
         return projectRoot.resolve("broker-dist/target/rocketmq-" + release + "-" + flavor).normalize();
     }

@@ -11,6 +11,7 @@ import io.hotpath.e2e.measure.ThreadGroupCpu;
 import io.hotpath.e2e.node.NetworkSummary;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -146,7 +147,12 @@ public final class SyntheticResults {
                     Files.createFile(home.resolve(script));
                 }
             }
-            return Distribution.resolve(home.toString(), release, runDir);
+            // a directory distribution of a line whose descriptor says only what the line is
+            Path lineDir = Files.createDirectories(runDir.resolveSibling("patches").resolve(release));
+            Files.writeString(lineDir.resolve(ReleaseLine.DESCRIPTOR), "release=" + release + "\n"
+                    + "source.release=org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release\n"
+                    + "oracle=org.apache.rocketmq:" + release + "\nupstream.tests.modules=common\n");
+            return Distribution.resolve(home.toString(), ReleaseLine.load(lineDir), runDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hotpath.e2e.UsageException;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,14 @@ class DistributionTest {
         Files.writeString(dir.resolve("0001-common-x.patch"), "Subject: [PATCH] x\n");
         Files.writeString(dir.resolve("series"), "0001-common-x.patch\n");
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(dir.resolve("0001-common-x.patch"))));
+    }
+
+    /** The line's descriptor as a command resolves it; the line folder is made first when the test has none. */
+    private ReleaseLine lineOf(String release) throws Exception {
+        if (!Files.exists(root.resolve("patches").resolve(release).resolve("line.properties"))) {
+            line(release);
+        }
+        return ReleaseLines.line(release, root);
     }
 
     /** A distribution as broker-dist assembles it for its line and flavor (taken from the directory name). */
@@ -56,7 +65,7 @@ class DistributionTest {
     void resolvesStockAndPatchedUnderBrokerDistTarget() throws Exception {
         fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-patched"));
 
-        Distribution patched = Distribution.resolve("patched", "4.9.0", root);
+        Distribution patched = Distribution.resolve("patched", lineOf("4.9.0"), root);
 
         assertThat(patched.flavor()).isEqualTo("patched");
         assertThat(patched.release()).isEqualTo("4.9.0");
@@ -66,9 +75,21 @@ class DistributionTest {
     }
 
     @Test
+    void theLinesDistributionsCarryItsSeriesAndADirectoryWhatItsBuildInfoSays() throws Exception {
+        fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-patched"));
+        fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
+        Path own = fakeDistribution(root.resolve("own"), "upstream.version=4.9.0\npatch.1=0009-own.patch\n");
+
+        assertThat(Distribution.resolve("patched", lineOf("4.9.0"), root).patches()).containsExactly("0001-common-x.patch");
+        assertThat(Distribution.resolve("stock", lineOf("4.9.0"), root).patches()).isEmpty();
+        assertThat(Distribution.resolve(own.toString(), lineOf("4.9.0"), root).patches()).containsExactly("0009-own.patch");
+        assertThat(Distribution.resolve("patched", lineOf("4.9.0"), root).line()).isEqualTo(ReleaseLines.line("4.9.0", root));
+    }
+
+    @Test
     void namesTheBuildCommandWhenAFlavorIsNotBuilt() throws Exception {
         line("4.9.0");
-        assertThatThrownBy(() -> Distribution.resolve("stock", "4.9.0", root))
+        assertThatThrownBy(() -> Distribution.resolve("stock", lineOf("4.9.0"), root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("the stock distribution of 4.9.0 is not built")
                 .hasMessageContaining("bin/hotpath setup");
@@ -76,7 +97,7 @@ class DistributionTest {
 
     @Test
     void rejectsAMissingDirectory() {
-        assertThatThrownBy(() -> Distribution.resolve(root.resolve("nope").toString(), "4.9.0", root))
+        assertThatThrownBy(() -> Distribution.resolve(root.resolve("nope").toString(), lineOf("4.9.0"), root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("is none of these (no such directory)");
     }
@@ -86,16 +107,16 @@ class DistributionTest {
         Path home = fakeDistribution(root.resolve("custom"), "");
         Files.delete(home.resolve("bin/mqbroker"));
 
-        assertThatThrownBy(() -> Distribution.resolve(home.toString(), "4.9.0", root))
+        assertThatThrownBy(() -> Distribution.resolve(home.toString(), lineOf("4.9.0"), root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageEndingWith("is not a RocketMQ distribution (bin/mqbroker is missing)");
     }
 
     @Test
-    void aDirectoryIsNamedAfterItself() throws IOException {
+    void aDirectoryIsNamedAfterItself() throws Exception {
         Path home = fakeDistribution(root.resolve("rocketmq-4.9.0-experiment"), "");
 
-        assertThat(Distribution.resolve(home.toString(), "4.9.0", root).flavor()).isEqualTo("rocketmq-4.9.0-experiment");
+        assertThat(Distribution.resolve(home.toString(), lineOf("4.9.0"), root).flavor()).isEqualTo("rocketmq-4.9.0-experiment");
     }
 
     @Test
@@ -103,8 +124,8 @@ class DistributionTest {
         fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
         fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.10-stock"));
 
-        assertThat(Distribution.resolve("stock", "4.9.10", root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.10-stock"));
-        assertThat(Distribution.resolve("stock", "4.9.0", root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
+        assertThat(Distribution.resolve("stock", lineOf("4.9.10"), root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.10-stock"));
+        assertThat(Distribution.resolve("stock", lineOf("4.9.0"), root).home()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
     }
 
     @Test
@@ -112,7 +133,7 @@ class DistributionTest {
         Path home = fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-patched"));
         Files.writeString(root.resolve("patches/4.9.0/0001-common-x.patch"), "Subject: [PATCH] x, edited\n");
 
-        assertThatThrownBy(() -> Distribution.resolve("patched", "4.9.0", root))
+        assertThatThrownBy(() -> Distribution.resolve("patched", lineOf("4.9.0"), root))
                 .isInstanceOf(UsageException.class)
                 .hasMessageContaining("the patched distribution of 4.9.0 is stale: built with patches [0001-common-x.patch],"
                     + " the line's series has [0001-common-x.patch] (a patch changed since)");

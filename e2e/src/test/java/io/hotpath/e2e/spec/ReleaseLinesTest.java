@@ -36,9 +36,9 @@ class ReleaseLinesTest {
         Files.createDirectories(root.resolve("patches/5.0.0")); // no descriptor: not a line
 
         assertThat(ReleaseLines.list(root)).containsExactly("4.9.0", "4.9.8", "4.9.10");
-        assertThat(ReleaseLines.newest(root)).isEqualTo("4.9.10");
-        assertThat(ReleaseLines.resolve(null, root)).isEqualTo("4.9.10");
-        assertThat(ReleaseLines.resolve("4.9.8", root)).isEqualTo("4.9.8");
+        assertThat(ReleaseLines.newest(root).release()).isEqualTo("4.9.10");
+        assertThat(ReleaseLines.resolve(null, root).release()).isEqualTo("4.9.10");
+        assertThat(ReleaseLines.resolve("4.9.8", root).release()).isEqualTo("4.9.8");
     }
 
     @Test
@@ -55,7 +55,7 @@ class ReleaseLinesTest {
         line("4.9.0");
         line("4.9.8", "complete=false\n");
 
-        assertThat(ReleaseLines.newest(root)).isEqualTo("4.9.0");
+        assertThat(ReleaseLines.newest(root).release()).isEqualTo("4.9.0");
         assertThatThrownBy(() -> ReleaseLines.resolve("4.9.8", root)).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("release line '4.9.8' is partial (complete=false in its line.properties)")
                 .hasMessageContaining("bin/hotpath build-broker --line 4.9.8");
@@ -66,10 +66,10 @@ class ReleaseLinesTest {
         line("4.9.0");
         line("4.9.8", "complete=false\n");
 
-        assertThat(ReleaseLines.resolveNamedPartial("4.9.8", root)).isEqualTo("4.9.8");
-        assertThat(ReleaseLines.partial("4.9.8", root)).isTrue();
-        assertThat(ReleaseLines.resolveNamedPartial(null, root)).isEqualTo("4.9.0");
-        assertThat(ReleaseLines.partial("4.9.0", root)).isFalse();
+        assertThat(ReleaseLines.resolveNamedPartial("4.9.8", root).release()).isEqualTo("4.9.8");
+        assertThat(ReleaseLines.resolveNamedPartial("4.9.8", root).complete()).isFalse();
+        assertThat(ReleaseLines.resolveNamedPartial(null, root).release()).isEqualTo("4.9.0");
+        assertThat(ReleaseLines.resolveNamedPartial(null, root).complete()).isTrue();
         assertThatThrownBy(() -> ReleaseLines.resolveNamedPartial("4.9.9", root)).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("unknown release line '4.9.9'");
     }
