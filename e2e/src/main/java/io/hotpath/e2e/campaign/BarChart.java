@@ -98,7 +98,7 @@ public final class BarChart {
                 if (sorted.isEmpty()) {
                     continue;
                 }
-                double median = median(sorted);
+                double median = ArmStatistics.median(sorted);
                 int top = baseline - (int) Math.round(plotHeight * median / max);
                 g.setColor(SERIES_COLORS[si % SERIES_COLORS.length]);
                 g.fillRect(x + 2, top, barWidth - 4, baseline - top);
@@ -130,11 +130,6 @@ public final class BarChart {
             g.drawString(series.get(si), x + 20, HEIGHT - 19);
             x += 40 + metrics.stringWidth(series.get(si));
         }
-    }
-
-    static double median(List<Double> sorted) {
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static double niceCeiling(double value) {

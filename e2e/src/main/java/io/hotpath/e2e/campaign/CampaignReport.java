@@ -120,68 +120,6 @@ public final class CampaignReport {
         return rounds.stream().map(ArmRound::scenario).distinct().toList();
     }
 
-    /** The verdict line of one metric; {@code a} is the baseline, {@code b} the arm compared with it. */
-    static String verdict(List<Double> a, List<Double> b) {
-        if (a.isEmpty() || b.isEmpty()) {
-            return "no data";
-        }
-        if (a.size() < 2 || b.size() < 2) {
-            return "not resolvable (fewer than 2 rounds per arm: no A/A spread to compare with)";
-        }
-        double medianA = BarChart.median(a);
-        double change = medianA == 0 ? 0 : (BarChart.median(b) - medianA) / medianA;
-        double spread = aaSpread(a, b);
-        if (resolved(a, b)) {
-            // with few rounds, separated ranges are weak evidence: say how often equal arms would separate
-            String chance = spread == 0 ? "" : String.format(Locale.ROOT, "; equal arms would separate by chance with p = %.2f",
-                    chanceOfSeparation(a.size(), b.size()));
-            return String.format(Locale.ROOT, "resolved: %+.1f %% vs A/A spread %.1f %% (ranges do not overlap%s)",
-                    100 * change, 100 * spread, chance);
-        }
-        return String.format(Locale.ROOT, "not resolvable: %+.1f %% within A/A spread %.1f %%%s",
-                100 * change, 100 * spread, overlap(a, b) ? " (ranges overlap)" : "");
-    }
-
-    /**
-     * Whether arm {@code b} differs from baseline {@code a} beyond the noise: at least 2 rounds each, min-max
-     * ranges apart, and medians further apart than {@link #aaSpread}.
-     */
-    static boolean resolved(List<Double> a, List<Double> b) {
-        if (a.size() < 2 || b.size() < 2) {
-            return false;
-        }
-        double medianA = BarChart.median(a);
-        double difference = medianA == 0 ? 0 : Math.abs(BarChart.median(b) - medianA) / medianA;
-        return !overlap(a, b) && difference > aaSpread(a, b);
-    }
-
-    /** The A/A spread of a comparison: the larger relative min-max spread between the rounds of either arm. */
-    static double aaSpread(List<Double> a, List<Double> b) {
-        return Math.max(relativeSpread(a), relativeSpread(b));
-    }
-
-    private static boolean overlap(List<Double> a, List<Double> b) {
-        return a.get(0) <= b.get(b.size() - 1) && b.get(0) <= a.get(a.size() - 1);
-    }
-
-    /**
-     * The probability that every round of one arm lies beyond every round of the other when both arms
-     * measure the same thing (rounds exchangeable): 2 / C(n + m, n). 2 vs 2 rounds: 0.33; 3 vs 3: 0.10;
-     * 5 vs 5: 0.008.
-     */
-    static double chanceOfSeparation(int n, int m) {
-        double combinations = 1;
-        for (int i = 1; i <= n; i++) {
-            combinations = combinations * (m + i) / i;
-        }
-        return Math.min(1, 2 / combinations);
-    }
-
-    static double relativeSpread(List<Double> sorted) {
-        double median = BarChart.median(sorted);
-        return median == 0 ? 0 : (sorted.get(sorted.size() - 1) - sorted.get(0)) / median;
-    }
-
     /** Every metric of every arm in {@code scenario}, metric by metric, arms in report order. */
     List<Comparison> comparisons(String scenario) {
         List<Comparison> out = new ArrayList<>();
@@ -190,15 +128,15 @@ public final class CampaignReport {
             for (Arm arm : arms) {
                 List<Double> values = values(scenario, arm, metric);
                 boolean any = !values.isEmpty();
-                Double median = any ? BarChart.median(values) : null;
+                Double median = any ? ArmStatistics.median(values) : null;
                 boolean isBaseline = arm.equals(arms.get(0));
-                boolean ratio = !isBaseline && any && !baseline.isEmpty() && BarChart.median(baseline) != 0;
+                boolean ratio = !isBaseline && any && !baseline.isEmpty() && ArmStatistics.median(baseline) != 0;
                 boolean spread = any && (isBaseline || !baseline.isEmpty());
                 out.add(new Comparison(scenario, metric.key(), metric.unit(), arm.label(), values.size(), median,
                         any ? values.get(0) : null, any ? values.get(values.size() - 1) : null,
-                        ratio ? median / BarChart.median(baseline) : null,
-                        spread ? (isBaseline ? relativeSpread(values) : aaSpread(baseline, values)) : null,
-                        isBaseline ? null : resolved(baseline, values), isBaseline ? null : verdict(baseline, values)));
+                        ratio ? median / ArmStatistics.median(baseline) : null,
+                        spread ? (isBaseline ? ArmStatistics.relativeSpread(values) : ArmStatistics.aaSpread(baseline, values)) : null,
+                        isBaseline ? null : ArmStatistics.resolved(baseline, values), isBaseline ? null : ArmStatistics.verdict(baseline, values)));
             }
         }
         return out;
@@ -305,7 +243,7 @@ public final class CampaignReport {
             StringJoiner rejected = new StringJoiner(" | ", "| rejected by flow control (/s, median [min-max]) | ", " |\n");
             for (Arm arm : arms) {
                 List<Double> perSecond = rounds(scenario, arm).stream().map(r -> rejectionsPerSecond(r.result())).sorted().toList();
-                rejected.add(perSecond.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(BarChart.median(perSecond)),
+                rejected.add(perSecond.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(ArmStatistics.median(perSecond)),
                         num(perSecond.get(0)), num(perSecond.get(perSecond.size() - 1)), perSecond.size()));
             }
             out.append(rejected);

@@ -94,6 +94,6 @@ final class ThreadGroupTable {
         if (runs.isEmpty()) {
             return Double.NaN;
         }
-        return BarChart.median(runs.stream().map(value::applyAsDouble).sorted().toList());
+        return ArmStatistics.median(runs.stream().map(value::applyAsDouble).sorted().toList());
     }
 }
