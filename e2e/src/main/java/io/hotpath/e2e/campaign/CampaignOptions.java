@@ -5,6 +5,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
 import java.nio.file.Path;
@@ -177,10 +178,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         return List.copyOf(reversed);
     }
 
-    /** The smoke options of one measured round of a scenario on {@code arm}. */
-    SmokeOptions round(Arm arm, int threadCount, int bodySize) {
-        return new SmokeOptions(List.of(arm.flavor()), seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND, threadCount, bodySize,
-                queues, basePort, privateNetwork, false, false, seconds, rate, List.of(), FaultScenario.NONE, net, arm.line(), null);
+    /** One measured round of a scenario (the arm's distribution is the caller's). */
+    RoundSpec round(int threadCount, int bodySize) {
+        return RoundSpec.timed(seconds, rate, threadCount, bodySize, queues, FaultScenario.NONE);
     }
 
     /** {@code --lines}: at least one release, each once. */

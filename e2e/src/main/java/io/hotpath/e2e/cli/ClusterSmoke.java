@@ -109,6 +109,6 @@ public final class ClusterSmoke {
 
     private RoundResult runOne(Distribution distribution, ClusterNetwork network) throws IOException, InterruptedException {
         // one run id for every distribution of this smoke: --dist both then sends the same corpus to each
-        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options, 0);
+        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options.round(), 0);
     }
 }

@@ -24,7 +24,7 @@ import io.hotpath.e2e.node.ManagedProcess;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.FaultScenario;
-import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.e2e.spec.RoundSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +70,7 @@ public final class Round {
      * share it, or their messages differ in content and size (a flavor name in it alone moves CommitLog
      * bytes per message by its length).
      */
-    public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, SmokeOptions options,
+    public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, RoundSpec options,
                                   int warmupSeconds) throws IOException, InterruptedException {
         RunRecordKeeper record = new RunRecordKeeper(runDir, options.runRecord());
         try {
@@ -82,7 +82,7 @@ public final class Round {
     }
 
     private static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network,
-                                   SmokeOptions options, int warmupSeconds, RunRecordKeeper record)
+                                   RoundSpec options, int warmupSeconds, RunRecordKeeper record)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         ClusterLayout layout = network.layout();
@@ -157,7 +157,7 @@ public final class Round {
     }
 
     /** Every send of the run that was not acknowledged, by phase: the load, then the extra sends in the order they ran. */
-    private static FailedSends failedSends(SmokeOptions options, Distribution distribution, LoadResult load, ExtraSends extra) {
+    private static FailedSends failedSends(RoundSpec options, Distribution distribution, LoadResult load, ExtraSends extra) {
         Map<String, SendLedger> ledgers = new LinkedHashMap<>();
         ledgers.put(FailedSends.LOAD, load.ledger());
         ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
@@ -331,11 +331,11 @@ public final class Round {
     }
 
     /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */
-    private static void warmUp(LocalCluster cluster, String runId, SmokeOptions options, int seconds) throws InterruptedException {
+    private static void warmUp(LocalCluster cluster, String runId, RoundSpec options, int seconds) throws InterruptedException {
         cluster.createTopic(WARMUP_LOAD_TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
         Console.progress("warming up for %d s on %s (discarded)", seconds, WARMUP_LOAD_TOPIC);
         SeededMessages warmup = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
-        int capacity = (int) Math.min(50_000_000L, (long) seconds * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
+        int capacity = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         LoadResult result = new LoadProducer(cluster.namesrvAddress(),
                 new LoadProducer.LoadSpec(warmup, capacity, options.threads(), seconds, options.rate())).run();
         // discarded like the rest of the warm-up (not in the verdict), but said by reason
@@ -353,7 +353,7 @@ public final class Round {
             this.fired = fired;
         }
 
-        static FaultTimer schedule(SmokeOptions options, LocalCluster cluster) {
+        static FaultTimer schedule(RoundSpec options, LocalCluster cluster) {
             if (!options.fault().midRun()) {
                 return new FaultTimer(null, new AtomicBoolean());
             }
@@ -407,7 +407,7 @@ public final class Round {
     }
 
     /** ", stopping after 60 s, paced at 6000 msg/s" or "" for a plain count-bounded, unpaced run. */
-    private static String loadShape(SmokeOptions options) {
+    private static String loadShape(RoundSpec options) {
         String shape = options.timed() ? ", stopping after " + options.seconds() + " s" : "";
         return options.rate() > 0 ? shape + ", paced at " + options.rate() + " msg/s" : shape;
     }

@@ -7,7 +7,7 @@ import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.node.NetworkSummary;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.NetMode;
-import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.e2e.spec.RoundSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,12 +29,12 @@ import java.util.stream.Collectors;
  * <p>A run passes when nothing acknowledged was lost or damaged, something was acknowledged, and every failed
  * send is one its fault scenario expects ({@link FailedSends}).
  */
-public record RoundResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
+public record RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
                           DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
                           FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
 
     /** Without extra sends and read-backs and cost figures ({@link #metrics()} null), on loopback. */
-    public RoundResult(String flavor, Distribution distribution, Path runDir, SmokeOptions options, LoadResult load,
+    public RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
                        DeliveryAudit.DeliveryReport delivery, double bootSeconds, double totalSeconds) {
         this(flavor, distribution, runDir, options, load, delivery, Map.of(), FailedSends.of(options.fault(), distribution.release(),
                 Map.of(FailedSends.LOAD, load.ledger())), bootSeconds, totalSeconds, null, NetworkSummary.LOOPBACK);

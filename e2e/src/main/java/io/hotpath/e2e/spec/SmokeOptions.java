@@ -26,6 +26,12 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         return seconds > 0;
     }
 
+    /** The round each distribution of this smoke runs. */
+    public RoundSpec round() {
+        return new RoundSpec(messages, threads, bodySize, queuesPerMaster, seconds, rate, brokerJvmOptions, fault, keepStore,
+                runRecord);
+    }
+
     public static final String USAGE = """
             usage: bin/hotpath smoke [--dist stock|patched|both|<dir>] [-n messages] [-w threads] [-s bodyBytes]
                                      [-t queues] [--seconds S] [--rate R] [--broker-jvm-opts "..."]
@@ -94,8 +100,6 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
     public static final int DEFAULT_THREADS = 16;
     public static final int DEFAULT_BODY_SIZE = 1024;
     public static final int DEFAULT_QUEUES = 8;
-    /** Ledger capacity per second of a {@code --seconds} run without {@code -n}: ~3x the saturated TPS seen here. */
-    public static final int TIMED_CAPACITY_PER_SECOND = 30_000;
     /** The client's default maxMessageSize: larger bodies are rejected before they are sent. */
     public static final int MAX_BODY_SIZE = 4 * 1024 * 1024;
 
@@ -156,7 +160,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         }
         checkNet(net, privateNetwork);
         if (seconds > 0 && !messagesGiven) {
-            messages = (int) Math.min(50_000_000L, (long) seconds * TIMED_CAPACITY_PER_SECOND);
+            messages = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         }
         return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
                 seconds, rate, brokerJvmOptions, fault, net, line, runRecord);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.NetMode;
-import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.e2e.spec.RoundSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,10 +42,11 @@ class CampaignOptionsTest {
     }
 
     @Test
-    void aRoundIsATimedSmokeOfOneDistributionWithoutFault() {
-        SmokeOptions round = CampaignOptions.parse("--seconds", "10").round(STOCK, 32, 512);
+    void aRoundIsATimedLoadWithoutFault() {
+        RoundSpec round = CampaignOptions.parse("--seconds", "10").round(32, 512);
 
-        assertThat(round.distributions()).isEqualTo(List.of("stock"));
+        assertThat(round.timed()).isTrue();
+        assertThat(round.messages()).isEqualTo(10 * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         assertThat(round.seconds()).isEqualTo(10);
         assertThat(round.threads()).isEqualTo(32);
         assertThat(round.bodySize()).isEqualTo(512);
@@ -60,10 +61,9 @@ class CampaignOptionsTest {
     }
 
     @Test
-    void netReachesEveryRoundAndRealisticNeedsThePrivateNamespace() {
+    void netIsTheCampaignsAndRealisticNeedsThePrivateNamespace() {
         assertThat(CampaignOptions.parse().net()).isEqualTo(NetMode.LOOPBACK);
-        assertThat(CampaignOptions.parse().round(STOCK, 16, 1024).net()).isEqualTo(NetMode.LOOPBACK);
-        assertThat(CampaignOptions.parse("--net", "realistic").round(PATCHED, 16, 1024).net()).isEqualTo(NetMode.REALISTIC);
+        assertThat(CampaignOptions.parse("--net", "realistic").net()).isEqualTo(NetMode.REALISTIC);
         assertThatThrownBy(() -> CampaignOptions.parse("--net", "lan")).isInstanceOf(UsageException.class)
                 .hasMessage("--net must be one of [loopback, realistic], got 'lan'");
         assertThatThrownBy(() -> CampaignOptions.parse("--no-netns", "--net=realistic")).isInstanceOf(UsageException.class)
@@ -72,7 +72,7 @@ class CampaignOptionsTest {
     }
 
     @Test
-    void lineReachesEveryRound() throws IOException {
+    void theLineIsResolvedOnceForEveryArm() throws IOException {
         line("4.9.0", "");
         line("4.9.8", "");
 
@@ -80,7 +80,8 @@ class CampaignOptionsTest {
         assertThat(CampaignOptions.parse().arms(root)).containsExactly(new Arm("stock", "4.9.8", "stock"), new Arm("patched", "4.9.8", "patched"));
         CampaignOptions options = CampaignOptions.parse("--line=4.9.0");
         assertThat(options.arms(root)).containsExactly(STOCK, PATCHED);
-        assertThat(options.arms(root)).allSatisfy(arm -> assertThat(options.round(arm, 16, 1024).line()).isEqualTo("4.9.0"));
+        assertThat(options.resolvedLines(root).keySet()).containsExactly("4.9.0");
+        assertThat(options.arms(options.resolvedLines(root))).containsExactly(STOCK, PATCHED);
     }
 
     @Test
@@ -93,10 +94,8 @@ class CampaignOptionsTest {
         assertThat(options.line()).isNull();
         assertThat(options.arms(root)).containsExactly(new Arm("4.9.8 stock", "4.9.8", "stock"), new Arm("4.9.8 patched", "4.9.8", "patched"),
                 new Arm("4.9.0 stock", "4.9.0", "stock"), new Arm("4.9.0 patched", "4.9.0", "patched"));
-        SmokeOptions round = options.round(new Arm("4.9.0 patched", "4.9.0", "patched"), 16, 1024);
-        assertThat(round.line()).isEqualTo("4.9.0");
-        assertThat(round.distributions()).containsExactly("patched");
-        assertThat(round.rate()).isEqualTo(3000);
+        assertThat(options.resolvedLines(root).keySet()).containsExactly("4.9.8", "4.9.0");
+        assertThat(options.round(16, 1024).rate()).isEqualTo(3000);
         assertThat(CampaignOptions.parse("--lines=4.9.0").lines()).containsExactly("4.9.0");
         assertThat(CampaignOptions.USAGE).contains("[--line R | --lines R1,R2,...]").contains("--lines L");
     }

@@ -10,6 +10,7 @@ import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.LedgerFile;
 import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.spec.FaultScenario;
+import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,10 +35,10 @@ class SmokeVerdictTest {
 
     private static final MessageQueue A0 = new MessageQueue("t", "broker-a", 0);
     private static final String COMPAT = CompatSends.TOPIC + " by 4.9.0";
-    private static final SmokeOptions PACED = SmokeOptions.parse("--seconds", "12", "--rate", "300");
-    private static final SmokeOptions UNPACED = SmokeOptions.parse("-n", "100");
-    private static final SmokeOptions KILL_SLAVE = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-slave");
-    private static final SmokeOptions KILL_MASTER = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-master");
+    private static final RoundSpec PACED = SmokeOptions.parse("--seconds", "12", "--rate", "300").round();
+    private static final RoundSpec UNPACED = SmokeOptions.parse("-n", "100").round();
+    private static final RoundSpec KILL_SLAVE = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-slave").round();
+    private static final RoundSpec KILL_MASTER = SmokeOptions.parse("--seconds", "12", "--rate", "300", "--fault", "kill-master").round();
 
     @TempDir
     Path dir;

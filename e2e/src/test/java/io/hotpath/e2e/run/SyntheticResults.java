@@ -10,6 +10,7 @@ import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.measure.ThreadGroupCpu;
 import io.hotpath.e2e.node.NetworkSummary;
 import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
@@ -88,7 +89,7 @@ public final class SyntheticResults {
         RunMetrics metrics = new RunMetrics(30, MESSAGES, new ProcessCpuTimes(masterMicros, 0), new ProcessCpuTimes(0, 0),
                 new ProcessCpuTimes(0, 0), otherMicros, 1000L * MESSAGES, 1, 2.5, 2.5,
                 new CommitLogScan.TopicBytes(MESSAGES, 1200L * MESSAGES, MESSAGES, 1200L * MESSAGES), figures.masterThreads());
-        SmokeOptions options = SmokeOptions.parse();
+        RoundSpec options = SmokeOptions.parse().round();
         Distribution distribution = distribution(runDir);
         return new RoundResult("patched", distribution, runDir, options, load, delivery, Map.of(),
                 FailedSends.of(options.fault(), distribution.release(), Map.of(FailedSends.LOAD, ledger)), 30, 120, metrics,
@@ -99,7 +100,7 @@ public final class SyntheticResults {
      * A lossless run of {@code release} with {@code options} (its fault), whose load is {@code load} and whose extra sends
      * (by phase) are {@code extras}; everything acknowledged was read back intact. No cost figures.
      */
-    public static RoundResult run(Path runDir, SmokeOptions options, String release, SendLedger load, Map<String, SendLedger> extras) {
+    public static RoundResult run(Path runDir, RoundSpec options, String release, SendLedger load, Map<String, SendLedger> extras) {
         Map<String, SendLedger> ledgers = new LinkedHashMap<>();
         ledgers.put(FailedSends.LOAD, load);
         ledgers.putAll(extras);

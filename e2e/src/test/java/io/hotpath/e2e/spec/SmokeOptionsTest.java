@@ -37,7 +37,7 @@ class SmokeOptionsTest {
 
         assertThat(options.timed()).isTrue();
         assertThat(options.seconds()).isEqualTo(30);
-        assertThat(options.messages()).isEqualTo(30 * SmokeOptions.TIMED_CAPACITY_PER_SECOND);
+        assertThat(options.messages()).isEqualTo(30 * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         assertThat(SmokeOptions.parse("--seconds", "30", "-n", "1000").messages()).isEqualTo(1000);
     }
 
