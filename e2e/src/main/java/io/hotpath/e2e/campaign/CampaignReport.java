@@ -57,7 +57,12 @@ public final class CampaignReport {
             new Metric("loadGeneratorCpuMicrosPerMsg", "load generator CPU", "us/msg", true, r -> m(r, RunMetrics::loadGeneratorMicrosPerMessage)),
             new Metric("masterAllocatedBytesPerMsg", "master allocated", "B/msg", false, r -> m(r, RunMetrics::masterAllocatedBytesPerMessage)),
             new Metric("commitLogBytesPerMsg", "CommitLog", "B/msg", false, r -> m(r, RunMetrics::commitLogBytesPerMessage)),
-            new Metric("masterGcPauseMsTotal", "master GC pauses", "ms/round", false, r -> m(r, x -> x.masterGcPauseMillisTotal())));
+            new Metric("masterGcPauseMsTotal", "master GC pauses", "ms/round", false, r -> m(r, x -> x.masterGcPauseMillisTotal())),
+            // a busy machine's other processes take CPU slices from the masters' threads: involuntary switches go up
+            new Metric("masterContextSwitchesPerMsg", "master context switches", "/msg", true,
+                    r -> m(r, RunMetrics::masterContextSwitchesPerMessage)),
+            new Metric("masterVoluntarySwitchesPerMsg", "master voluntary switches", "/msg", true,
+                    r -> m(r, RunMetrics::masterVoluntarySwitchesPerMessage)));
 
     private static final List<Chart> CHARTS = List.of(
             new Chart("tps.png", "TPS per scenario", "tps"),
@@ -67,7 +72,8 @@ public final class CampaignReport {
             new Chart("master-cpu-system.png", "Master system CPU per message", "masterCpuSystemMicrosPerMsg"),
             new Chart("allocated-bytes.png", "Bytes allocated per message on the masters (JFR)", "masterAllocatedBytesPerMsg"),
             new Chart("commitlog-bytes.png", "CommitLog bytes per message", "commitLogBytesPerMsg"),
-            new Chart("gc-pauses.png", "GC pauses on the masters per round (JFR)", "masterGcPauseMsTotal"));
+            new Chart("gc-pauses.png", "GC pauses on the masters per round (JFR)", "masterGcPauseMsTotal"),
+            new Chart("context-switches.png", "Context switches on the masters per message", "masterContextSwitchesPerMsg"));
 
     private static final Gson GSON = new Gson();
 
@@ -180,6 +186,7 @@ public final class CampaignReport {
             figures(out, scenario, comparisons, options.rate() == 0);
             ratios(out, comparisons);
             out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
+            out.append('\n').append(ThreadGroupTable.switchesMarkdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
         }
         out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed sends (unexpected) | lost | machine | run dir |"
                 + "\n|---|---:|---|---|---:|---:|---:|---|---|\n");
@@ -352,6 +359,7 @@ public final class CampaignReport {
                     .add("\"failedSendsExpected\": " + failed.expected())
                     .add("\"rejectionsPerSecond\": " + String.format(Locale.ROOT, "%.3f", rejectionsPerSecond(round.result())));
             fields.add("\"masterThreadCpuMicrosPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadMicrosPerMessage())));
+            fields.add("\"masterThreadSwitchesPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadSwitchesPerMessage())));
             roundsJson.add(fields.toString());
         }
         StringJoiner comparisonsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]").setEmptyValue("[]");

@@ -127,6 +127,24 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         return loadGeneratorCpu == null ? -1 : perMessage(loadGeneratorCpu.totalMicros());
     }
 
+    /**
+     * The masters' context switches (voluntary + involuntary, every thread alive at the window's end) per message, -1
+     * when not measured.
+     */
+    public double masterContextSwitchesPerMessage() {
+        return masterThreads == null ? -1 : perMessage(masterThreads.switches().total());
+    }
+
+    /** The masters' voluntary context switches per message (a thread blocked: the wake-ups of hand-offs), -1 when not measured. */
+    public double masterVoluntarySwitchesPerMessage() {
+        return masterThreads == null ? -1 : perMessage(masterThreads.switches().voluntary());
+    }
+
+    /** The masters' context switches per message of every thread group, most first; empty when not measured. */
+    public Map<String, Double> masterThreadSwitchesPerMessage() {
+        return masterThreads == null || messages == 0 ? Map.of() : masterThreads.switchesPerMessage(messages);
+    }
+
     /** The masters' CPU per message of every thread group and of {@link ThreadGroupCpu#EXITED}; empty when not measured. */
     public Map<String, Double> masterThreadMicrosPerMessage() {
         return masterThreads == null || messages == 0 ? Map.of() : masterThreads.perMessage(messages);
@@ -181,8 +199,27 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 commitLog.records()));
         if (masterThreads != null && messages > 0) {
             out.append(threadSummary());
+            out.append(switchSummary());
         }
         return out.toString();
+    }
+
+    private String switchSummary() {
+        ContextSwitches all = masterThreads.switches();
+        StringJoiner groups = new StringJoiner(", ");
+        double other = 0;
+        for (Map.Entry<String, Double> group : masterThreads.switchesPerMessage(messages).entrySet()) {
+            if (group.getValue() * messages >= THREAD_GROUP_SHARE * all.total() && group.getValue() > 0) {
+                groups.add(String.format(Locale.ROOT, "%s %.2f", group.getKey(), group.getValue()));
+            } else {
+                other += group.getValue();
+            }
+        }
+        groups.add(String.format(Locale.ROOT, "%s %.2f", ThreadGroupCpu.OTHER, other));
+        return String.format(Locale.ROOT, "  master threads, context switches per acked message (groups above %.0f %% of the"
+                + " masters'): %s; all threads %.2f (voluntary %.2f, involuntary %.2f)%s%n", 100 * THREAD_GROUP_SHARE, groups,
+                (double) all.total() / messages, (double) all.voluntary() / messages, (double) all.involuntary() / messages,
+                masterThreads.exitedThreads() == 0 ? "" : "; threads that ended in the window are not counted");
     }
 
     private String threadSummary() {
@@ -225,6 +262,9 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         if (masterThreads != null) {
             json.add("\"masterThreadCpu\": " + GSON.toJson(masterThreads));
             json.add("\"masterThreadCpuMicrosPerMsg\": " + GSON.toJson(masterThreadMicrosPerMessage()));
+            json.add(f("masterContextSwitchesPerMsg", masterContextSwitchesPerMessage()))
+                    .add(f("masterVoluntarySwitchesPerMsg", masterVoluntarySwitchesPerMessage()));
+            json.add("\"masterThreadSwitchesPerMsg\": " + GSON.toJson(masterThreadSwitchesPerMessage()));
         }
     }
 

@@ -12,17 +12,23 @@ import java.util.TreeMap;
 
 /**
  * The CPU of one process and of each of its threads at one instant: {@code /proc/<pid>/stat}, then
- * {@code /proc/<pid>/task/<tid>/stat} of every thread (utime, stime and the thread's name). Two snapshots
- * around the load window give a master's CPU per thread group ({@link #since}), which says where a
- * difference in CPU per message of a few % between two arms comes from. PIDs as in {@link ProcessCpuTimes}.
+ * {@code /proc/<pid>/task/<tid>/stat} of every thread (utime, stime and the thread's name) and its {@code status}
+ * (context switches). Two snapshots around the load window give a master's CPU and context switches per thread group
+ * ({@link #since}), which say where a difference in CPU per message of a few % between two arms comes from, and how
+ * many wake-ups a message costs. PIDs as in {@link ProcessCpuTimes}.
  */
 public record ThreadCpuTimes(ProcessCpuTimes process, Map<Long, Task> tasks) {
 
     /** Characters a thread name's counter is made of, stripped to get its group ("GC Thread#3" -> "GC Thread"). */
     private static final String COUNTER_CHARACTERS = "0123456789_-# ";
 
-    /** One thread: its name as the kernel keeps it (cut to 15 bytes) and the CPU it has used so far. */
-    public record Task(String name, ProcessCpuTimes cpu) {
+    /** One thread: its name as the kernel keeps it (cut to 15 bytes), the CPU it has used and how often it switched. */
+    public record Task(String name, ProcessCpuTimes cpu, ContextSwitches switches) {
+
+        /** A thread whose context switches were not read. */
+        public Task(String name, ProcessCpuTimes cpu) {
+            this(name, cpu, ContextSwitches.NONE);
+        }
     }
 
     public static ThreadCpuTimes of(long pid) {
@@ -32,13 +38,15 @@ public record ThreadCpuTimes(ProcessCpuTimes process, Map<Long, Task> tasks) {
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(proc.resolve("task"))) {
             for (Path thread : threads) {
                 String stat;
+                String status;
                 try {
                     stat = Files.readString(thread.resolve("stat"));
+                    status = Files.readString(thread.resolve("status"));
                 } catch (IOException e) {
-                    // ended between the listing and the read: its CPU is left to ThreadGroupCpu.exitedMicros
+                    // ended between the listing and the reads: its CPU is left to ThreadGroupCpu.exitedMicros
                     continue;
                 }
-                tasks.put(Long.parseLong(thread.getFileName().toString()), parse(stat));
+                tasks.put(Long.parseLong(thread.getFileName().toString()), parse(stat, status));
             }
         } catch (IOException e) {
             throw new ClusterException("cannot list the threads of process " + pid + " (process gone?): " + e.getMessage(), e);
@@ -49,6 +57,12 @@ public record ThreadCpuTimes(ProcessCpuTimes process, Map<Long, Task> tasks) {
     /** The name (field 2) lies between the first '(' and the last ')': it may contain both, and spaces. */
     static Task parse(String stat) {
         return new Task(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ProcessCpuTimes.parse(stat));
+    }
+
+    /** {@link #parse(String)} with the context switches of the thread's status file. */
+    static Task parse(String stat, String status) {
+        Task task = parse(stat);
+        return new Task(task.name(), task.cpu(), ContextSwitches.parse(status));
     }
 
     /**
@@ -71,19 +85,21 @@ public record ThreadCpuTimes(ProcessCpuTimes process, Map<Long, Task> tasks) {
      */
     public ThreadGroupCpu since(ThreadCpuTimes start) {
         Map<String, ProcessCpuTimes> cpu = new TreeMap<>();
+        Map<String, ContextSwitches> switches = new TreeMap<>();
         Map<String, Integer> threads = new TreeMap<>();
         tasks.forEach((tid, task) -> {
             Task before = start.tasks.get(tid);
             // a thread's counters never go down: lower ones mean the kernel gave the TID to a new thread
             boolean sameThread = before != null && task.cpu().userMicros() >= before.cpu().userMicros()
-                    && task.cpu().systemMicros() >= before.cpu().systemMicros();
+                    && task.cpu().systemMicros() >= before.cpu().systemMicros() && task.switches().notBelow(before.switches());
             String group = group(task.name());
             cpu.merge(group, sameThread ? task.cpu().minus(before.cpu()) : task.cpu(), ProcessCpuTimes::plus);
+            switches.merge(group, sameThread ? task.switches().minus(before.switches()) : task.switches(), ContextSwitches::plus);
             threads.merge(group, 1, Integer::sum);
         });
         int exited = (int) start.tasks.keySet().stream().filter(tid -> !tasks.containsKey(tid)).count();
         List<ThreadGroupCpu.Group> groups = new ArrayList<>();
-        cpu.forEach((group, used) -> groups.add(new ThreadGroupCpu.Group(group, threads.get(group), used)));
+        cpu.forEach((group, used) -> groups.add(new ThreadGroupCpu.Group(group, threads.get(group), used, switches.get(group))));
         groups.sort(ThreadGroupCpu.LARGEST_FIRST);
         return new ThreadGroupCpu(process.minus(start.process), List.copyOf(groups), tasks.size(), exited);
     }

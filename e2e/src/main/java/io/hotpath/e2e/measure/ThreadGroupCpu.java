@@ -32,8 +32,13 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
     public static final Comparator<Group> LARGEST_FIRST =
             Comparator.comparingLong((Group g) -> g.cpu().totalMicros()).reversed().thenComparing(Group::name);
 
-    /** The threads of one group alive at the end of the window, and the CPU they used in it. */
-    public record Group(String name, int threads, ProcessCpuTimes cpu) {
+    /** The threads of one group alive at the end of the window, the CPU they used in it and how often they switched. */
+    public record Group(String name, int threads, ProcessCpuTimes cpu, ContextSwitches switches) {
+
+        /** A group whose context switches were not read. */
+        public Group(String name, int threads, ProcessCpuTimes cpu) {
+            this(name, threads, cpu, ContextSwitches.NONE);
+        }
     }
 
     public long groupsMicros() {
@@ -62,7 +67,8 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
             merged.put(group.name(), group);
         }
         for (Group group : other.groups) {
-            merged.merge(group.name(), group, (a, b) -> new Group(a.name(), a.threads() + b.threads(), a.cpu().plus(b.cpu())));
+            merged.merge(group.name(), group, (a, b) -> new Group(a.name(), a.threads() + b.threads(), a.cpu().plus(b.cpu()),
+                    a.switches().plus(b.switches())));
         }
         List<Group> all = new ArrayList<>(merged.values());
         all.sort(LARGEST_FIRST);
@@ -75,6 +81,23 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
         Map<String, Double> out = new LinkedHashMap<>();
         groups.forEach(g -> out.put(g.name(), (double) g.cpu().totalMicros() / messages));
         out.put(EXITED, (double) exitedMicros() / messages);
+        return out;
+    }
+
+    /**
+     * The context switches of the threads alive at the end of the window, all groups together. A thread that ended in
+     * it took its counters with it (as for {@link #exitedMicros}), so this is a lower bound when {@link #exitedThreads}
+     * is not 0.
+     */
+    public ContextSwitches switches() {
+        return groups.stream().map(Group::switches).reduce(ContextSwitches.NONE, ContextSwitches::plus);
+    }
+
+    /** Every group's context switches (voluntary + involuntary) per message, most first. */
+    public Map<String, Double> switchesPerMessage(long messages) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        groups.stream().sorted(Comparator.comparingLong((Group g) -> g.switches().total()).reversed().thenComparing(Group::name))
+                .forEach(g -> out.put(g.name(), (double) g.switches().total() / messages));
         return out;
     }
 

@@ -215,6 +215,30 @@ class CampaignReportTest {
     }
 
     @Test
+    void theSwitchTableShowsEachGroupsWakeUpsPerMessageBesideTheWhole() {
+        Arm stock = new Arm("stock", "4.9.0", "stock");
+        Arm patched = new Arm("patched", "4.9.0", "patched");
+        Map<String, Double> stockSwitches = new LinkedHashMap<>();
+        stockSwitches.put("SendMessageThre", 2.0);
+        stockSwitches.put("NettyServerCode", 1.0);
+        stockSwitches.put("Signal Dispatch", 0.01);
+        Map<String, Double> patchedSwitches = new LinkedHashMap<>(stockSwitches);
+        patchedSwitches.put("SendMessageThre", 0.5);
+        List<ArmRound> rounds = new ArrayList<>(rounds(stock, cpu(3).withThreads(SyntheticResults.switches(stockSwitches)),
+                cpu(3).withThreads(SyntheticResults.switches(stockSwitches))));
+        rounds.addAll(rounds(patched, cpu(3).withThreads(SyntheticResults.switches(patchedSwitches)),
+                cpu(3).withThreads(SyntheticResults.switches(patchedSwitches))));
+
+        String markdown = new CampaignReport(rounds, List.of(stock, patched)).markdown(CampaignOptions.parse(), "");
+
+        assertThat(markdown).contains("Masters' context switches per thread group, per acked message");
+        assertThat(markdown).contains("| thread group | stock | patched |\n|---|---:|---:|\n| SendMessageThre | 2.00 | 0.50 |\n"
+                + "| NettyServerCode | 1.00 | 1.00 |\n| other | 0.01 | 0.01 |\n"
+                + "| masters, all threads (voluntary + involuntary) | 3.01 | 1.51 |\n| rounds | 2 | 2 |\n");
+        assertThat(markdown).contains("| master context switches (/msg) | patched | 0.502 | resolved: -49.8 %");
+    }
+
+    @Test
     void theThreadTableNamesGroupsAboveTheShareInAnyArmAndFoldsTheRest() {
         Arm stock = new Arm("stock", "4.9.0", "stock");
         Arm patched = new Arm("patched", "4.9.0", "patched");

@@ -1,6 +1,7 @@
 package io.hotpath.e2e.measure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.gson.Gson;
 import java.lang.management.ManagementFactory;
@@ -37,6 +38,62 @@ class ThreadCpuTimesTest {
         assertThat(ThreadCpuTimes.parse(stat(4244, "a (b) c) d", 7, 1)))
                 .isEqualTo(new ThreadCpuTimes.Task("a (b) c) d", new ProcessCpuTimes(7 * TICK, TICK)));
         assertThat(ThreadCpuTimes.parse(stat(4245, "", 0, 0)).name()).isEmpty();
+    }
+
+    private static String status(long voluntary, long involuntary) {
+        return "Name:\tx\nvoluntary_ctxt_switches:\t" + voluntary + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n";
+    }
+
+    @Test
+    void aGroupsContextSwitchesAreItsThreadsDifferencesAndARecycledTidCountsFromZero() {
+        Map<Long, ThreadCpuTimes.Task> before = new TreeMap<>();
+        before.put(2L, ThreadCpuTimes.parse(stat(2, "SendMessageThread_1", 300, 30), status(1000, 10)));
+        before.put(3L, ThreadCpuTimes.parse(stat(3, "SendMessageThread_2", 300, 30), status(2000, 20)));
+        before.put(4L, ThreadCpuTimes.parse(stat(4, "NettyServerCodecThread_1", 100, 10), status(5000, 50)));
+        Map<Long, ThreadCpuTimes.Task> after = new TreeMap<>();
+        after.put(2L, ThreadCpuTimes.parse(stat(2, "SendMessageThread_1", 310, 31), status(1400, 12)));
+        after.put(3L, ThreadCpuTimes.parse(stat(3, "SendMessageThread_2", 320, 32), status(2600, 25)));
+        // the kernel gave TID 4 to a new thread: its switch counters are below the old one's, so it counts from 0
+        after.put(4L, ThreadCpuTimes.parse(stat(4, "NettyServerCodecThread_1", 120, 12), status(30, 1)));
+
+        ThreadGroupCpu used = new ThreadCpuTimes(new ProcessCpuTimes(0, 0), after)
+                .since(new ThreadCpuTimes(new ProcessCpuTimes(0, 0), before));
+
+        assertThat(used.groups()).extracting(ThreadGroupCpu.Group::name, ThreadGroupCpu.Group::switches).containsExactlyInAnyOrder(
+                tuple("SendMessageThread", new ContextSwitches(1000, 7)),
+                tuple("NettyServerCodecThread", new ContextSwitches(30, 1)));
+        assertThat(used.switches()).isEqualTo(new ContextSwitches(1030, 8));
+        assertThat(used.switchesPerMessage(10)).containsExactly(Map.entry("SendMessageThread", 100.7),
+                Map.entry("NettyServerCodecThread", 3.1));
+    }
+
+    @Test
+    void aLiveSnapshotReadsAThreadsContextSwitches() throws Exception {
+        CountDownLatch slept = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread sleeper = new Thread(() -> {
+            try {
+                for (int i = 0; i < 20; i++) {
+                    Thread.sleep(1);
+                }
+                slept.countDown();
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "hotpath-sleeper");
+        sleeper.start();
+        slept.await();
+        try {
+            ThreadCpuTimes now = ThreadCpuTimes.of(ProcessHandle.current().pid());
+
+            // each sleep blocked the thread once: at least 20 voluntary switches, read from its status file
+            assertThat(now.tasks().values()).filteredOn(t -> t.name().equals("hotpath-sleeper")).singleElement()
+                    .satisfies(t -> assertThat(t.switches().voluntary()).isGreaterThanOrEqualTo(20));
+        } finally {
+            done.countDown();
+            sleeper.join();
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.hotpath.e2e.check.DeliveryAudit;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.measure.ContextSwitches;
 import io.hotpath.e2e.measure.ProcessCpuTimes;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.measure.ThreadGroupCpu;
@@ -124,6 +125,14 @@ public final class SyntheticResults {
             ledger.recordResult(seq, new SendResult(SendStatus.SEND_OK, "id" + seq, "o" + seq, queue, seq), 1_000_000);
         }
         return ledger;
+    }
+
+    /** Threads of the masters, 1 us per message each, whose context switches per message are {@code perMessage} per group. */
+    public static ThreadGroupCpu switches(Map<String, Double> perMessage) {
+        List<ThreadGroupCpu.Group> groups = perMessage.entrySet().stream().map(e -> new ThreadGroupCpu.Group(e.getKey(), 1,
+                new ProcessCpuTimes(MESSAGES, 0), new ContextSwitches(Math.round(e.getValue() * MESSAGES), 0)))
+                .sorted(ThreadGroupCpu.LARGEST_FIRST).toList();
+        return new ThreadGroupCpu(new ProcessCpuTimes((long) MESSAGES * groups.size(), 0), groups, groups.size(), 0);
     }
 
     /** Threads of the masters whose CPU per message is {@code perMessage} per group, the rest of the process exited threads. */
