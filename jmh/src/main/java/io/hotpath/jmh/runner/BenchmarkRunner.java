@@ -14,9 +14,8 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,10 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * {@code target/jmh-result.json} and {@code target/jmh-summary.md} ({@link SummaryWriter}).
  *
  * <p>Run switches arrive as system properties ({@code -Djmh.include} etc., empty = default, see
- * README.md); Maven facts as {@code --name=value} arguments. Bad input gives one line on stderr
+ * README.md); Maven facts as {@code --name=value} arguments. JMH's own options after
+ * {@code bin/hotpath jmh --} arrive in the file {@code -Djmh.argsFile} names ({@link ArgsFile}) and go to JMH
+ * unchanged, after the runner's own, in every kind of run; where they give an option the runner sets, the runner
+ * leaves its own out ({@link JmhArguments}). Bad input gives one line on stderr
  * and exit status 2; a failed benchmark (e.g. a {@code @Setup} guard) exit status 1.
  */
 public final class BenchmarkRunner {
@@ -96,23 +98,31 @@ public final class BenchmarkRunner {
             return writeResults(line, maven, projectRoot);
         }
         LineQuotes quotes = line.isEmpty() ? null : LineQuotes.load(line);
-        List<String> selection = quotes == null ? selectionArgs() : lineSelection(quotes);
-        CommandLineOptions selected = new CommandLineOptions(selection.toArray(new String[0]));
+        JmhArguments args = new JmhArguments(passThrough(maven));
+        if (quotes == null) {
+            selectionArgs(args);
+        } else {
+            lineSelection(quotes, args);
+        }
+        CommandLineOptions selected = new CommandLineOptions(args.toList().toArray(new String[0]));
+        if (answeredQuery(selected)) {
+            return 0;
+        }
         if ("true".equalsIgnoreCase(prop("jmh.list"))) {
             new Runner(selected).listWithParams(selected);
             return 0;
         }
         int combinations = combinations(selected);
         if (combinations == 0) {
-            throw new IllegalArgumentException("no benchmark matches " + String.join(" ", selection));
+            throw new IllegalArgumentException("no benchmark matches " + args);
         }
         RunPlan plan = quotes == null
-            ? RunPlan.plan(combinations, prop("jmh.forks"), prop("jmh.warmupIterations"),
+            ? RunPlan.plan(combinations, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
                 prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"))
             // a line's quotable run: the settings its Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s)
-            : RunPlan.plan(combinations, or(prop("jmh.forks"), QUOTABLE_FORKS), or(prop("jmh.warmupIterations"), "3"),
-                or(prop("jmh.warmupTime"), "1s"), or(prop("jmh.iterations"), "5"), or(prop("jmh.time"), "1s"),
-                prop("jmh.budget"));
+            : RunPlan.plan(combinations, args.given(), or(prop("jmh.forks"), QUOTABLE_FORKS),
+                or(prop("jmh.warmupIterations"), "3"), or(prop("jmh.warmupTime"), "1s"), or(prop("jmh.iterations"), "5"),
+                or(prop("jmh.time"), "1s"), prop("jmh.budget"));
 
         Path out = Paths.get(required(maven, "output-dir"));
         Path json = out.resolve(RESULT_JSON);
@@ -130,12 +140,12 @@ public final class BenchmarkRunner {
         Files.deleteIfExists(json);
         Files.deleteIfExists(summary);
 
-        List<String> jmhArgs = new ArrayList<>(selection);
-        jmhArgs.addAll(Arrays.asList(
-            "-f", Integer.toString(plan.forks),
-            "-wi", Integer.toString(plan.warmupIterations), "-w", jmhTime(plan.warmupMillis),
-            "-i", Integer.toString(plan.iterations), "-r", jmhTime(plan.measurementMillis),
-            "-prof", "gc", "-foe", "true", "-rf", "json", "-rff", json.toString()));
+        // the plan holds the pass-through's -f etc. where it gives them, and JmhArguments leaves these out then
+        args.option("-f", Integer.toString(plan.forks))
+            .option("-wi", Integer.toString(plan.warmupIterations)).option("-w", jmhTime(plan.warmupMillis))
+            .option("-i", Integer.toString(plan.iterations)).option("-r", jmhTime(plan.measurementMillis))
+            .gcProfiler().option("-foe", "true");
+        boolean ownResults = args.results("json", json.toString());
 
         PrintStream log = System.out;
         log.println("hotpath-jmh: " + decision.reason + "; " + combinations + " benchmark/param combinations, "
@@ -143,7 +153,13 @@ public final class BenchmarkRunner {
         if (!plan.note.isEmpty()) {
             log.println("hotpath-jmh: " + plan.note);
         }
-        log.println("hotpath-jmh: JMH " + String.join(" ", jmhArgs));
+        if (!args.leftOut().isEmpty()) {
+            log.println("hotpath-jmh: the options after -- replace the runner's own " + JmhArguments.shellWords(args.leftOut()));
+        }
+        if (!ownResults) {
+            log.println("hotpath-jmh: -rf/-rff after --: JMH writes the results where they say, and there is no " + SUMMARY_MD);
+        }
+        log.println("hotpath-jmh: JMH " + args);
         waitForOtherJmhRuns(log);
         Double idleBefore = CpuSampler.idlePercent(2000);
         log.println("hotpath-jmh: machine " + (idleBefore == null ? "load unknown"
@@ -154,21 +170,24 @@ public final class BenchmarkRunner {
         long t0 = System.nanoTime();
         Collection<?> results;
         try {
-            results = new Runner(new CommandLineOptions(jmhArgs.toArray(new String[0]))).run();
+            results = new Runner(new CommandLineOptions(args.toList().toArray(new String[0]))).run();
         } catch (RunnerException e) {
             Files.deleteIfExists(json); // partial results of a failed run, e.g. a @Setup guard
             throw e;
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         CpuSampler.Snapshot cpuEnd = CpuSampler.snapshot();
-        if (results.isEmpty() || !Files.exists(json)) {
+        if (results.isEmpty() || (ownResults && !Files.exists(json))) {
             throw new RunnerException("JMH produced no results");
+        }
+        if (!ownResults) {
+            return 0; // the summary reads the runner's own -rf json file, which the options after -- replaced
         }
 
         SummaryWriter.RunContext ctx = new SummaryWriter.RunContext();
         ctx.date = started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         ctx.command = command();
-        ctx.jmhArgs = String.join(" ", jmhArgs);
+        ctx.jmhArgs = args.toString();
         ctx.planNote = plan.note;
         ctx.duration = RunPlan.duration(seconds);
         ctx.estimate = RunPlan.duration(plan.estimateSeconds());
@@ -195,23 +214,47 @@ public final class BenchmarkRunner {
     static final String QUOTABLE_FORKS = "4";
 
     /** The JMH selection of a line's quotable run: exactly what its patches quote ({@link LineQuotes}). */
-    static List<String> lineSelection(LineQuotes quotes) {
+    static void lineSelection(LineQuotes quotes, JmhArguments args) {
         if (!blank(prop("jmh.include")) || !blank(prop("jmh.exclude")) || !blank(prop("jmh.params"))) {
             throw new IllegalArgumentException("-Djmh.line runs what the line's patches quote: give no -Djmh.include,"
                 + " -Djmh.exclude or -Djmh.params with it");
         }
-        List<String> a = new ArrayList<>();
-        a.add(quotes.include());
+        if (args.givesSelection(quotes.params().keySet())) {
+            throw new IllegalArgumentException("-Djmh.line runs what the line's patches quote: give no benchmark regexp,"
+                + " -e or -p of " + String.join(", ", quotes.params().keySet()) + " after -- with it");
+        }
+        args.include(quotes.include());
         for (Map.Entry<String, java.util.Set<String>> p : quotes.params().entrySet()) {
-            a.add("-p");
-            a.add(p.getKey() + "=" + String.join(",", p.getValue()));
+            args.param(p.getKey(), String.join(",", p.getValue()));
         }
-        for (String s : prop("jmh.args").trim().split("\\s+")) {
-            if (!s.isEmpty()) {
-                a.add(s);
-            }
+        rawArgs(args);
+    }
+
+    /** The JMH arguments after {@code bin/hotpath jmh --}, from the file {@code -Djmh.argsFile} names; none without it. */
+    private static List<String> passThrough(Map<String, String> maven) {
+        String file = prop("jmh.argsFile").trim();
+        return file.isEmpty() ? Collections.emptyList() : ArgsFile.read(executionRoot(maven).resolve(file));
+    }
+
+    /**
+     * JMH's own queries after {@code --} ({@code -h}, {@code -l}, {@code -lp}, {@code -lprof}, {@code -lrf}), answered
+     * as {@code org.openjdk.jmh.Main} answers them, which the runner replaces: nothing runs.
+     */
+    private static boolean answeredQuery(CommandLineOptions o) throws IOException, RunnerException {
+        if (o.shouldHelp()) {
+            o.showHelp();
+        } else if (o.shouldList()) {
+            new Runner(o).list();
+        } else if (o.shouldListWithParams()) {
+            new Runner(o).listWithParams(o);
+        } else if (o.shouldListProfilers()) {
+            o.listProfilers();
+        } else if (o.shouldListResultFormats()) {
+            o.listResultFormats();
+        } else {
+            return false;
         }
-        return a;
+        return true;
     }
 
     /**
@@ -274,30 +317,32 @@ public final class BenchmarkRunner {
     }
 
     /** -Djmh.include / exclude / params / args as JMH arguments: what to run, not how long. */
-    static List<String> selectionArgs() {
-        List<String> a = new ArrayList<>();
-        a.add(blank(prop("jmh.include")) ? DEFAULT_INCLUDE : prop("jmh.include").trim());
+    static void selectionArgs(JmhArguments args) {
+        args.include(blank(prop("jmh.include")) ? DEFAULT_INCLUDE : prop("jmh.include").trim());
         if (!blank(prop("jmh.exclude"))) {
-            a.add("-e");
-            a.add(prop("jmh.exclude").trim());
+            args.exclude(prop("jmh.exclude").trim());
         }
         // "corpus=small5 other=a,b" or "corpus=small5;other=a,b"
         for (String p : prop("jmh.params").trim().split("[\\s;]+")) {
             if (!p.isEmpty()) {
-                if (!p.contains("=")) {
+                int eq = p.indexOf('=');
+                if (eq <= 0) {
                     throw new IllegalArgumentException("-Djmh.params wants name=value[,value...], got '" + p + "'");
                 }
-                a.add("-p");
-                a.add(p);
+                args.param(p.substring(0, eq), p.substring(eq + 1));
             }
         }
-        // anything else JMH understands, e.g. "-prof async:libPath=... -jvmArgsAppend -XX:+PrintCompilation"
+        rawArgs(args);
+    }
+
+    /** -Djmh.args: further JMH options, whitespace-split (options after {@code --} keep their spaces). */
+    private static void rawArgs(JmhArguments args) {
+        // e.g. "-prof async:libPath=... -jvmArgsAppend -XX:+PrintCompilation"
         for (String s : prop("jmh.args").trim().split("\\s+")) {
             if (!s.isEmpty()) {
-                a.add(s);
+                args.raw(s);
             }
         }
-        return a;
     }
 
     /** Benchmark methods x parameter combinations x modes that JMH will run for these options. */

@@ -3,11 +3,14 @@ package io.hotpath.jmh.runner;
 import java.util.concurrent.TimeUnit;
 
 import io.hotpath.jmh.AbstractBenchmark;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Forks, iterations and iteration times for one run: {@link AbstractBenchmark}'s defaults,
- * overridden by {@code -Djmh.forks} etc. When nothing was overridden and the default run would
+ * overridden by {@code -Djmh.forks} etc., overridden by the same JMH options after {@code bin/hotpath jmh --}.
+ * When nothing was overridden and the default run would
  * take longer than the budget, the iteration time is shortened (never below
  * {@link #MIN_ITERATION_MILLIS}) so that the default run keeps fitting in the budget as benchmarks
  * are added; forks and iteration counts stay, so fork-to-fork variance stays visible.
@@ -49,14 +52,31 @@ public final class RunPlan {
      */
     public static RunPlan plan(int combinations, String forks, String warmupIterations, String warmupTime,
             String iterations, String time, String budget) {
-        int f = positiveInt("jmh.forks", forks, AbstractBenchmark.FORKS, true);
-        int wi = positiveInt("jmh.warmupIterations", warmupIterations, AbstractBenchmark.WARMUP_ITERATIONS, true);
-        int i = positiveInt("jmh.iterations", iterations, AbstractBenchmark.MEASUREMENT_ITERATIONS, false);
-        long wt = millis("jmh.warmupTime", warmupTime, AbstractBenchmark.ITERATION_MILLIS);
-        long t = millis("jmh.time", time, AbstractBenchmark.ITERATION_MILLIS);
+        return plan(combinations, new OptionsBuilder().build(), forks, warmupIterations, warmupTime, iterations, time,
+            budget);
+    }
+
+    /**
+     * @param given the JMH options after {@code --} ({@link JmhArguments#given()}): its -f, -wi, -w, -i and -r win
+     *        over the -D values and are explicit settings, which the budget never shortens (JMH has checked them)
+     */
+    public static RunPlan plan(int combinations, Options given, String forks, String warmupIterations,
+            String warmupTime, String iterations, String time, String budget) {
+        int f = given.getForkCount().orElse(positiveInt("jmh.forks", forks, AbstractBenchmark.FORKS, true));
+        int wi = given.getWarmupIterations().orElse(
+            positiveInt("jmh.warmupIterations", warmupIterations, AbstractBenchmark.WARMUP_ITERATIONS, true));
+        int i = given.getMeasurementIterations().orElse(
+            positiveInt("jmh.iterations", iterations, AbstractBenchmark.MEASUREMENT_ITERATIONS, false));
+        long wt = given.getWarmupTime().hasValue() ? given.getWarmupTime().get().convertTo(TimeUnit.MILLISECONDS)
+            : millis("jmh.warmupTime", warmupTime, AbstractBenchmark.ITERATION_MILLIS);
+        long t = given.getMeasurementTime().hasValue() ? given.getMeasurementTime().get().convertTo(TimeUnit.MILLISECONDS)
+            : millis("jmh.time", time, AbstractBenchmark.ITERATION_MILLIS);
         int b = positiveInt("jmh.budget", budget, DEFAULT_BUDGET_SECONDS, false);
         boolean overridden = !blank(forks) || !blank(warmupIterations) || !blank(warmupTime)
-            || !blank(iterations) || !blank(time);
+            || !blank(iterations) || !blank(time)
+            || given.getForkCount().hasValue() || given.getWarmupIterations().hasValue()
+            || given.getWarmupTime().hasValue() || given.getMeasurementIterations().hasValue()
+            || given.getMeasurementTime().hasValue();
 
         RunPlan plan = new RunPlan(f, wi, wt, i, t, combinations, b, "");
         if (overridden || plan.estimateSeconds() <= b) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hotpath.jmh.AbstractBenchmark;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 class RunPlanTest {
 
@@ -38,6 +40,24 @@ class RunPlanTest {
         assertThat(p.forks).isEqualTo(4);
         assertThat(p.iterations).isEqualTo(10);
         assertThat(p.measurementMillis).isEqualTo(2000);
+        assertThat(p.note).isEmpty();
+    }
+
+    @Test
+    void optionsAfterTheDashesWinOverTheProperties() throws CommandLineOptionException {
+        RunPlan p = RunPlan.plan(4, new CommandLineOptions("-f", "1", "-wi", "0", "-r", "500ms"), "4", "3", "", "", "2s", "");
+        assertThat(p.forks).isEqualTo(1);
+        assertThat(p.warmupIterations).isZero();
+        assertThat(p.measurementMillis).isEqualTo(500);
+        assertThat(p.iterations).isEqualTo(AbstractBenchmark.MEASUREMENT_ITERATIONS);
+    }
+
+    @Test
+    void theBudgetNeverShortensWhatWasGivenAfterTheDashes() throws CommandLineOptionException {
+        // control: shortensIterationsToFitTheBudgetWhenNothingWasOverridden, the same plan without the option
+        RunPlan p = RunPlan.plan(40, new CommandLineOptions("-r", "1s"), "", "", "", "", "", "600");
+        assertThat(p.measurementMillis).isEqualTo(1000);
+        assertThat(p.warmupMillis).isEqualTo(AbstractBenchmark.ITERATION_MILLIS);
         assertThat(p.note).isEmpty();
     }
 
