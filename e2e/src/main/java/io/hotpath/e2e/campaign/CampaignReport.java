@@ -236,6 +236,20 @@ public final class CampaignReport {
             lost.add(total + " in " + armRounds.size() + " rounds" + (total == 0 ? "" : " (FAIL)"));
         }
         out.append(lost);
+        // how warm each arm's masters were: a round whose JIT compiler still used a good share of the masters' CPU
+        // measured compilation too (its CPU figures stay in, and the count says how many)
+        StringJoiner jit = new StringJoiner(" | ", "| JIT compiler (% of master CPU; warm below "
+                + Math.round(100 * RunMetrics.WARM_JIT_SHARE) + ") | ", " |\n");
+        for (Arm arm : arms) {
+            List<ArmRound> armRounds = rounds(scenario, arm);
+            List<Double> shares = armRounds.stream().map(r -> r.result().metrics()).filter(m -> m != null && m.masterJitShare() >= 0)
+                    .map(m -> 100 * m.masterJitShare()).sorted().toList();
+            long cold = armRounds.stream().map(r -> r.result().metrics())
+                    .filter(m -> m != null && m.masterJitShare() >= 0 && !m.warm()).count();
+            jit.add(shares.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)%s", num(ArmStatistics.median(shares)),
+                    num(shares.get(0)), num(shares.get(shares.size() - 1)), shares.size(), cold == 0 ? "" : ", " + cold + " not warm"));
+        }
+        out.append(jit);
         StringJoiner unexpected = new StringJoiner(" | ", "| failed sends, unexpected (must be 0) | ", " |\n");
         for (Arm arm : arms) {
             List<ArmRound> armRounds = rounds(scenario, arm);
@@ -359,6 +373,8 @@ public final class CampaignReport {
                     .add("\"failedSendsExpected\": " + failed.expected())
                     .add("\"rejectionsPerSecond\": " + String.format(Locale.ROOT, "%.3f", rejectionsPerSecond(round.result())));
             fields.add("\"masterThreadCpuMicrosPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadMicrosPerMessage())));
+            fields.add("\"masterJitShare\": " + (metrics == null || metrics.masterJitShare() < 0 ? "null"
+                    : String.format(Locale.ROOT, "%.4f", metrics.masterJitShare())));
             fields.add("\"masterThreadSwitchesPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadSwitchesPerMessage())));
             roundsJson.add(fields.toString());
         }

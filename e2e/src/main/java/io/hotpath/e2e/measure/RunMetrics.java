@@ -31,6 +31,11 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
     public static final double OTHER_CPU_FLAG_SHARE = 0.05;
     /** Share of the masters' CPU from which a thread group is named in the summaries; smaller ones add up to "other". */
     public static final double THREAD_GROUP_SHARE = 0.02;
+    /**
+     * A master counts as warm when its JIT compiler threads used less than this share of its CPU in the window: before
+     * that, CPU per message includes compiling the code under load, and differs between arms by when C2 got to it.
+     */
+    public static final double WARM_JIT_SHARE = 0.05;
 
     private static final Gson GSON = new Gson();
 
@@ -125,6 +130,18 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
 
     public double loadGeneratorMicrosPerMessage() {
         return loadGeneratorCpu == null ? -1 : perMessage(loadGeneratorCpu.totalMicros());
+    }
+
+    /** The share of the masters' CPU in the window their JIT compiler threads used, -1 when not measured. */
+    public double masterJitShare() {
+        return masterThreads == null || masterThreads.process().totalMicros() <= 0 ? -1
+                : (double) masterThreads.jitMicros() / masterThreads.process().totalMicros();
+    }
+
+    /** True when measured and below {@link #WARM_JIT_SHARE}. */
+    public boolean warm() {
+        double share = masterJitShare();
+        return share >= 0 && share < WARM_JIT_SHARE;
     }
 
     /**
@@ -236,8 +253,10 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
             check = "MISMATCH: the groups exceed it by more than a tick per thread";
         }
         return String.format(Locale.ROOT, "  master threads, CPU us per acked message (groups above %.0f %% of the masters'): %s;"
-                + " whole processes %.2f (%s)%n", 100 * THREAD_GROUP_SHARE, groups,
-                (double) masterThreads.process().totalMicros() / messages, check);
+                + " whole processes %.2f (%s); JIT compiler threads %.1f %% of it (%s)%n", 100 * THREAD_GROUP_SHARE, groups,
+                (double) masterThreads.process().totalMicros() / messages, check, 100 * masterJitShare(),
+                warm() ? "warm: below " + Math.round(100 * WARM_JIT_SHARE) + " %"
+                        : "NOT WARM: " + Math.round(100 * WARM_JIT_SHARE) + " % or more, CPU figures include compiling");
     }
 
     /** Flat JSON fields (without braces) for smoke-result.json. */
@@ -262,6 +281,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         if (masterThreads != null) {
             json.add("\"masterThreadCpu\": " + GSON.toJson(masterThreads));
             json.add("\"masterThreadCpuMicrosPerMsg\": " + GSON.toJson(masterThreadMicrosPerMessage()));
+            json.add(f("masterJitShare", masterJitShare()));
             json.add(f("masterContextSwitchesPerMsg", masterContextSwitchesPerMessage()))
                     .add(f("masterVoluntarySwitchesPerMsg", masterVoluntarySwitchesPerMessage()));
             json.add("\"masterThreadSwitchesPerMsg\": " + GSON.toJson(masterThreadSwitchesPerMessage()));

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,6 +33,9 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
     public static final Comparator<Group> LARGEST_FIRST =
             Comparator.comparingLong((Group g) -> g.cpu().totalMicros()).reversed().thenComparing(Group::name);
 
+    /** HotSpot's JIT compiler threads ("C2 CompilerThread0" as the kernel cuts it to 15 bytes, counter stripped). */
+    public static final Set<String> JIT_GROUPS = Set.of("C1 CompilerThre", "C2 CompilerThre");
+
     /** The threads of one group alive at the end of the window, the CPU they used in it and how often they switched. */
     public record Group(String name, int threads, ProcessCpuTimes cpu, ContextSwitches switches) {
 
@@ -39,6 +43,11 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
         public Group(String name, int threads, ProcessCpuTimes cpu) {
             this(name, threads, cpu, ContextSwitches.NONE);
         }
+    }
+
+    /** CPU of the JIT compiler threads in the window: high while the code under load is still being compiled. */
+    public long jitMicros() {
+        return groups.stream().filter(g -> JIT_GROUPS.contains(g.name())).mapToLong(g -> g.cpu().totalMicros()).sum();
     }
 
     public long groupsMicros() {

@@ -239,6 +239,23 @@ class CampaignReportTest {
     }
 
     @Test
+    void eachArmsJitShareIsShownAndARoundAtFivePercentOrMoreIsCountedNotWarm() {
+        Arm stock = new Arm("stock", "4.9.0", "stock");
+        Arm patched = new Arm("patched", "4.9.0", "patched");
+        List<ArmRound> rounds = new ArrayList<>(rounds(stock,
+                cpu(50).withThreads(SyntheticResults.threads(50, Map.of("C2 CompilerThre", 3.0, "C1 CompilerThre", 0.5))),
+                cpu(50).withThreads(SyntheticResults.threads(50, Map.of("C2 CompilerThre", 1.0)))));
+        rounds.addAll(rounds(patched, cpu(40).withThreads(SyntheticResults.threads(40, Map.of("C2 CompilerThre", 0.8))),
+                cpu(40).withThreads(SyntheticResults.threads(40, Map.of("C2 CompilerThre", 1.2)))));
+
+        String markdown = new CampaignReport(rounds, List.of(stock, patched)).markdown(CampaignOptions.parse(), "");
+
+        // stock: 3.5 of 50 (7 %, not warm) and 1 of 50 (2 %); patched: 0.8 and 1.2 of 40 (2 % and 3 %)
+        assertThat(markdown).contains("| JIT compiler (% of master CPU; warm below 5) | 4.50 [2.00-7.00] (2), 1 not warm"
+                + " | 2.50 [2.00-3.00] (2) |\n");
+    }
+
+    @Test
     void theThreadTableNamesGroupsAboveTheShareInAnyArmAndFoldsTheRest() {
         Arm stock = new Arm("stock", "4.9.0", "stock");
         Arm patched = new Arm("patched", "4.9.0", "patched");
