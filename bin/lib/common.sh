@@ -82,3 +82,32 @@ build_line() {
   mvn_root -pl broker-dist -am verify "-Dhotpath.line=$line" "-Dhotpath.flavor=$flavor" \
     "-Dhotpath.upstream.tests=$upstream_tests" "$@"
 }
+
+# The unshare command that gives a cluster run (bin/lib/smoke.sh) a private network namespace whose only interface is
+# loopback and a PID namespace of its own, printed on one line; $1 is the run's --net mode (loopback, realistic).
+# Root, or a user with CAP_SYS_ADMIN: `unshare --net --pid --fork --mount-proc --kill-child`. Any other user: the same in
+# a user namespace of their own (`--user --map-root-user`) where the kernel allows unprivileged user namespaces, loopback
+# only: --net realistic's per-server namespaces, veth links and tc shaping have not been run end to end in one.
+# Each candidate is tried once (bring up lo) before any server starts; one clear error when none works.
+private_netns_unshare() {
+  local net="${1:-loopback}" plain=(--net --pid --fork --mount-proc --kill-child) why userns_why
+  command -v unshare >/dev/null 2>&1 || die "unshare (util-linux) not found: it is needed for a private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
+  command -v ip >/dev/null 2>&1 || die "ip (iproute2) not found: it is needed to bring up loopback in the private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
+  if why="$(unshare "${plain[@]}" ip link set lo up 2>&1)"; then
+    echo "unshare ${plain[*]}"
+    return 0
+  fi
+  why="${why%%$'\n'*}"
+  why="${why#unshare: }"
+  if [ "$(id -u)" != 0 ]; then
+    if userns_why="$(unshare --user --map-root-user "${plain[@]}" ip link set lo up 2>&1)"; then
+      [ "${net,,}" != realistic ] || die "--net realistic needs root or CAP_SYS_ADMIN (without them the run gets a user namespace, where its per-server namespaces, veth links and tc shaping are not verified); run it as root, or with --net loopback"
+      info "no CAP_SYS_ADMIN: the cluster runs in a user namespace of its own (unshare --user --map-root-user)"
+      echo "unshare --user --map-root-user ${plain[*]}"
+      return 0
+    fi
+    userns_why="${userns_why%%$'\n'*}"
+    why="$why; with --user --map-root-user: ${userns_why#unshare: }"
+  fi
+  die "cannot create a private network namespace ($why): run as root, with CAP_SYS_ADMIN, or where unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone / user.max_user_namespaces); or pass --no-netns to run on the host network instead (brokers then listen on all interfaces)"
+}

@@ -6,7 +6,9 @@
 # option. `unshare --net` gives the whole run (controller JVM, name server, four brokers) a network
 # with only loopback; `--pid --fork --mount-proc --kill-child` makes the controller PID 1 of its own
 # PID namespace, so if it dies in any way (even SIGKILL) the kernel kills every process it started.
-# The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL).
+# The controller still stops its processes by PID itself (SIGTERM, grace, SIGKILL). That takes root or
+# CAP_SYS_ADMIN; any other user gets the same inside a user namespace of their own where the kernel allows
+# it, loopback only (common.sh: private_netns_unshare).
 # With --net realistic the controller (io.hotpath.e2e.node.ClusterNetwork) nests a namespace per server
 # inside this one, so that too stays off the host network and ends with the run.
 set -euo pipefail
@@ -19,11 +21,16 @@ MAIN="${HOTPATH_E2E_MAIN:-io.hotpath.e2e.cli.ClusterSmoke}"
 
 netns=true
 help=false
+net=loopback # the --net mode, for private_netns_unshare only: the Java side parses and checks the options
+previous=""
 for arg in "$@"; do
   case "$arg" in
     --no-netns) netns=false ;;
     -h|--help) help=true ;;
+    --net=*) net="${arg#--net=}" ;;
   esac
+  [ "$previous" != --net ] || net="$arg"
+  previous="$arg"
 done
 
 require_jdk17
@@ -67,13 +74,10 @@ if [ "$MAIN" = io.hotpath.e2e.cli.ClusterSmoke ]; then
     || exit $?
 fi
 
+unshare_cmd=()
 if $netns; then
-  command -v unshare >/dev/null 2>&1 || die "unshare (util-linux) not found: it is needed for a private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
-  command -v ip >/dev/null 2>&1 || die "ip (iproute2) not found: it is needed to bring up loopback in the private network namespace; pass --no-netns to run on the host network (brokers then listen on all interfaces)"
-  if ! why="$(unshare --net --pid --fork --mount-proc --kill-child ip link set lo up 2>&1)"; then
-    why="${why%%$'\n'*}"
-    die "cannot create a private network namespace (${why#unshare: }); it needs root or CAP_SYS_ADMIN. Pass --no-netns to run on the host network instead (brokers then listen on all interfaces)"
-  fi
+  unshare_line="$(private_netns_unshare "$net")" || exit $?
+  read -ra unshare_cmd <<< "$unshare_line"
 fi
 
 # Claim a run stamp: mkdir fails if a concurrent smoke started in the same second.
@@ -118,8 +122,7 @@ trap 'stop_controller SIGHUP' HUP
 
 if $netns; then
   # bash -c brings up lo, then execs the JVM, which becomes PID 1 of the new PID namespace
-  unshare --net --pid --fork --mount-proc --kill-child \
-    bash -c 'ip link set lo up && exec "$@"' hotpath-smoke "${java_cmd[@]}" &
+  "${unshare_cmd[@]}" bash -c 'ip link set lo up && exec "$@"' hotpath-smoke "${java_cmd[@]}" &
 else
   "${java_cmd[@]}" &
 fi
