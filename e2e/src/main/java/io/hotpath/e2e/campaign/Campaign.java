@@ -10,6 +10,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.RoundSpec;
+import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ public final class Campaign {
                         // one run id for every arm of a round: the same seeded corpus, byte for byte
                         String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r%d", dir.getFileName(), threads, size, round);
                         RoundResult result = Round.run(runDir, runId, distributions.get(arm), network,
-                                options.round(threads, size), options.warmupSeconds());
+                                options.round(threads, size), options.warmup());
                         System.out.print(result.summary());
                         rounds.add(new CampaignReport.ArmRound(scenario, round, arm, result));
                         done++;
@@ -106,7 +107,7 @@ public final class Campaign {
         RoundSpec faulted = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
                 FaultScenario.KILL_SLAVE, false, null);
         Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
-        RoundResult result = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, 0);
+        RoundResult result = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, Warmup.NONE);
         System.out.print(result.summary());
         Console.progress("ci 2/2: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =

@@ -7,6 +7,7 @@ import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.Map;
  * is empty unless {@code --lines} was given; then the campaign compares those lines instead of one {@code line}.
  */
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
+                              int warmupJitPercent,
                               int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
                               String line, List<String> lines) {
 
@@ -51,7 +53,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                               (the default is ~65 % of what 16 threads with 1 KiB bodies reach here,
                               6.2-6.6k msg/s: CPU per message compares at a fixed rate; use --rate 0
                               for saturated TPS)
-              --warmup S      discarded warm-up seconds per round                        [default: 20]
+              --warmup S      discarded warm-up seconds per round (with --warmup-jit: at most)  [default: 20]
+              --warmup-jit P  warm up in 15 s slices until the masters' JIT compiler used less than
+                              P % of their CPU in two in a row (5 for a CPU claim); 0 = fixed --warmup  [default: 0]
               --seconds S     measured seconds per round                                 [default: 30]
               --ci            short check instead: one patched run with kill -9 of a slave, then the
                               store upgrade (stock -> patched) and rollback (patched -> stock) check;
@@ -81,6 +85,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         // 6-13 % between runs here), at ~65 % of the default matrix's saturated rate on this 2-core machine
         int rate = 4000;
         int warmup = 20;
+        int warmupJit = 0;
         int seconds = 30;
         boolean ci = false;
         int basePort = ClusterLayout.DEFAULT_BASE_PORT;
@@ -112,6 +117,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "--queues" -> queues = number(option, value(option, inline, rest), 1, 256);
                 case "--rate" -> rate = number(option, value(option, inline, rest), 0, 1_000_000);
                 case "--warmup" -> warmup = number(option, value(option, inline, rest), 0, 3600);
+                case "--warmup-jit" -> warmupJit = number(option, value(option, inline, rest), 0, 99);
                 case "--seconds" -> seconds = number(option, value(option, inline, rest), 1, 3600);
                 case "--base-port" -> basePort = number(option, value(option, inline, rest),
                         ClusterLayout.MIN_BASE_PORT, ClusterLayout.MAX_BASE_PORT);
@@ -127,7 +133,10 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         if (!lines.isEmpty() && ci) {
             throw new UsageException("--ci checks one line's store upgrade and rollback: give it --line, not --lines");
         }
-        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, seconds, ci, basePort, privateNetwork, help, net,
+        if (warmupJit > 0 && warmup == 0) {
+            throw new UsageException("--warmup-jit needs a --warmup above 0: it is the warm-up's limit");
+        }
+        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, warmupJit, seconds, ci, basePort, privateNetwork, help, net,
                 line, lines);
     }
 
@@ -176,6 +185,11 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         List<Arm> reversed = new ArrayList<>(arms);
         Collections.reverse(reversed);
         return List.copyOf(reversed);
+    }
+
+    /** The warm-up of every measured round. */
+    public Warmup warmup() {
+        return new Warmup(warmupSeconds, warmupJitPercent / 100.0);
     }
 
     /** One measured round of a scenario (the arm's distribution is the caller's). */

@@ -164,8 +164,8 @@ public final class CampaignReport {
                 .append(header).append("\n\n");
         String order = options.lines().isEmpty() ? "alternating " + String.join(" / ", labels())
                 : "each round runs every arm once, in the order of the columns below on odd rounds and in reverse on even ones";
-        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %d s discarded, measured %d s per round, %s."
-                        + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmupSeconds(), options.seconds(),
+        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %s discarded, measured %d s per round, %s."
+                        + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmup().describe(), options.seconds(),
                 options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)", arms.get(0).label()));
         out.append("A difference counts as resolved only when the arm's and the baseline's min-max ranges do not overlap and"
                 + " the medians differ by more than the larger relative min-max spread of the two (A/A spread). CPU figures of"

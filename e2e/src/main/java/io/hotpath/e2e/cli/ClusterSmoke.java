@@ -10,6 +10,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -109,6 +110,6 @@ public final class ClusterSmoke {
 
     private RoundResult runOne(Distribution distribution, ClusterNetwork network) throws IOException, InterruptedException {
         // one run id for every distribution of this smoke: --dist both then sends the same corpus to each
-        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options.round(), 0);
+        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options.round(), Warmup.NONE);
     }
 }

@@ -134,8 +134,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
 
     /** The share of the masters' CPU in the window their JIT compiler threads used, -1 when not measured. */
     public double masterJitShare() {
-        return masterThreads == null || masterThreads.process().totalMicros() <= 0 ? -1
-                : (double) masterThreads.jitMicros() / masterThreads.process().totalMicros();
+        return masterThreads == null ? -1 : masterThreads.jitShare();
     }
 
     /** True when measured and below {@link #WARM_JIT_SHARE}. */

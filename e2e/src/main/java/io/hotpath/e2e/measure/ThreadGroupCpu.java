@@ -50,6 +50,11 @@ public record ThreadGroupCpu(ProcessCpuTimes process, List<Group> groups, int th
         return groups.stream().filter(g -> JIT_GROUPS.contains(g.name())).mapToLong(g -> g.cpu().totalMicros()).sum();
     }
 
+    /** {@link #jitMicros} as a share of the process's CPU, -1 when the process used none. */
+    public double jitShare() {
+        return process.totalMicros() <= 0 ? -1 : (double) jitMicros() / process.totalMicros();
+    }
+
     public long groupsMicros() {
         return groups.stream().mapToLong(g -> g.cpu().totalMicros()).sum();
     }

@@ -18,6 +18,8 @@ import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.measure.BrokerFlightRecording;
 import io.hotpath.e2e.measure.LoadWindowRecorder;
 import io.hotpath.e2e.measure.RunMetrics;
+import io.hotpath.e2e.measure.ThreadCpuTimes;
+import io.hotpath.e2e.measure.ThreadGroupCpu;
 import io.hotpath.e2e.node.ClusterNetwork;
 import io.hotpath.e2e.node.LocalCluster;
 import io.hotpath.e2e.node.ManagedProcess;
@@ -25,6 +27,7 @@ import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.RoundSpec;
+import io.hotpath.e2e.spec.Warmup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +64,7 @@ public final class Round {
     }
 
     /**
-     * One run on a fresh cluster in {@code runDir}: boot, an optional warm-up load of {@code warmupSeconds}
+     * One run on a fresh cluster in {@code runDir}: boot, an optional {@code warmup} load
      * on its own topic (discarded: neither measured nor verified), the measured load with the fault of
      * {@code options}, the read-back of everything acknowledged, stop; the stores are deleted after a pass
      * unless {@code --keep-store}. The unit a smoke runs once per distribution and a campaign repeats.
@@ -71,10 +74,10 @@ public final class Round {
      * bytes per message by its length).
      */
     public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, RoundSpec options,
-                                  int warmupSeconds) throws IOException, InterruptedException {
+                                  Warmup warmup) throws IOException, InterruptedException {
         RunRecordKeeper record = new RunRecordKeeper(runDir, options.runRecord());
         try {
-            return run(runDir, runId, distribution, network, options, warmupSeconds, record);
+            return run(runDir, runId, distribution, network, options, warmup, record);
         } catch (Throwable e) {
             record.stopWithoutVerdict();
             throw e;
@@ -82,7 +85,7 @@ public final class Round {
     }
 
     private static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network,
-                                   RoundSpec options, int warmupSeconds, RunRecordKeeper record)
+                                   RoundSpec options, Warmup warmup, RunRecordKeeper record)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         ClusterLayout layout = network.layout();
@@ -108,8 +111,8 @@ public final class Round {
             for (NewerClientCheck.Client client : newerClients) {
                 cluster.createTopic(client.topic(), NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             }
-            if (warmupSeconds > 0) {
-                warmUp(cluster, runId, options, warmupSeconds);
+            if (warmup.maxSeconds() > 0) {
+                warmUp(cluster, runId, options, warmup);
             }
             record.update(record.current().loadStarted(System.currentTimeMillis()));
             Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads%s",
@@ -330,17 +333,68 @@ public final class Round {
         return new Verified(all, extras);
     }
 
-    /** Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. */
-    private static void warmUp(LocalCluster cluster, String runId, RoundSpec options, int seconds) throws InterruptedException {
+    /**
+     * Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. With
+     * {@link Warmup#untilWarm} the load runs in slices, each followed by the masters' JIT share over it.
+     */
+    private static void warmUp(LocalCluster cluster, String runId, RoundSpec options, Warmup warmup) throws InterruptedException {
         cluster.createTopic(WARMUP_LOAD_TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
-        Console.progress("warming up for %d s on %s (discarded)", seconds, WARMUP_LOAD_TOPIC);
-        SeededMessages warmup = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
+        Console.progress("warming up %s on %s (discarded)", warmup.describe(), WARMUP_LOAD_TOPIC);
+        SeededMessages messages = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
+        if (!warmup.untilWarm()) {
+            warmUpFor(cluster, messages, options, warmup.maxSeconds());
+            return;
+        }
+        int done = 0;
+        int slice = 0;
+        int warmSlices = 0;
+        while (done < warmup.maxSeconds()) {
+            int seconds = Math.min(Warmup.SLICE_SECONDS, warmup.maxSeconds() - done);
+            Map<String, ThreadCpuTimes> before = masterThreads(cluster);
+            // a seed of its own per slice: each slice's ledger starts at seq 0, and the topic is never read back
+            warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup-" + slice++, options.bodySize()), options,
+                    seconds);
+            done += seconds;
+            double share = jitShareSince(before, masterThreads(cluster));
+            Console.progress("warm-up: %d s so far, the masters' JIT compiler used %.1f %% of their CPU in the last %d s",
+                    done, 100 * share, seconds);
+            // two slices in a row: one slice under the share was followed by a measured window at 8.6 % (2026-11-26)
+            warmSlices = share >= 0 && share < warmup.untilJitBelow() ? warmSlices + 1 : 0;
+            if (warmSlices == Warmup.WARM_SLICES) {
+                return;
+            }
+        }
+        Console.warn(String.format(Locale.ROOT, "warm-up ended after its %d s with the masters' JIT at or above %.0f %% of their"
+                + " CPU: the measured window's JIT share says how far from warm the round was", done, 100 * warmup.untilJitBelow()));
+    }
+
+    private static void warmUpFor(LocalCluster cluster, SeededMessages messages, RoundSpec options, int seconds)
+            throws InterruptedException {
         int capacity = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         LoadResult result = new LoadProducer(cluster.namesrvAddress(),
-                new LoadProducer.LoadSpec(warmup, capacity, options.threads(), seconds, options.rate())).run();
+                new LoadProducer.LoadSpec(messages, capacity, options.threads(), seconds, options.rate())).run();
         // discarded like the rest of the warm-up (not in the verdict), but said by reason
-        Console.progress("warm-up done: %d acked, %d failed%s", result.acked(), result.failed(),
+        Console.progress("warm-up load: %d acked, %d failed%s", result.acked(), result.failed(),
                 result.failed() == 0 ? "" : " " + result.ledger().failuresByReason());
+    }
+
+    /** Each master's threads now, by node name. */
+    private static Map<String, ThreadCpuTimes> masterThreads(LocalCluster cluster) {
+        Map<String, ThreadCpuTimes> threads = new LinkedHashMap<>();
+        for (ClusterLayout.Node master : cluster.layout().masters()) {
+            threads.put(master.name(), ThreadCpuTimes.of(cluster.process(master.name()).pid()));
+        }
+        return threads;
+    }
+
+    /** Both masters' JIT share between the two snapshots, -1 when they used no CPU. */
+    private static double jitShareSince(Map<String, ThreadCpuTimes> before, Map<String, ThreadCpuTimes> after) {
+        ThreadGroupCpu both = null;
+        for (Map.Entry<String, ThreadCpuTimes> master : after.entrySet()) {
+            ThreadGroupCpu used = master.getValue().since(before.get(master.getKey()));
+            both = both == null ? used : both.plus(used);
+        }
+        return both == null ? -1 : both.jitShare();
     }
 
     /** Fires a mid-run {@link FaultScenario} half-way through the load on a thread of its own. */

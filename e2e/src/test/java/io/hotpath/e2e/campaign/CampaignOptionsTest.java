@@ -7,6 +7,7 @@ import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.RoundSpec;
+import io.hotpath.e2e.spec.Warmup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,19 @@ class CampaignOptionsTest {
         assertThat(round.threads()).isEqualTo(32);
         assertThat(round.bodySize()).isEqualTo(512);
         assertThat(round.fault()).isEqualTo(FaultScenario.NONE);
+    }
+
+    @Test
+    void aWarmUpUntilTheJitIsBelowAShareIsAskedForWithALimit() {
+        assertThat(CampaignOptions.parse().warmup()).isEqualTo(new Warmup(20, 0));
+        assertThat(CampaignOptions.parse().warmup().describe()).isEqualTo("20 s");
+        Warmup warm = CampaignOptions.parse("--warmup", "180", "--warmup-jit", "5").warmup();
+        assertThat(warm.untilWarm()).isTrue();
+        assertThat(warm.untilJitBelow()).isEqualTo(0.05);
+        assertThat(warm.describe()).isEqualTo("until the masters' JIT is below 5 % of their CPU, at most 180 s");
+        assertThatThrownBy(() -> CampaignOptions.parse("--warmup", "0", "--warmup-jit", "5")).isInstanceOf(UsageException.class)
+                .hasMessage("--warmup-jit needs a --warmup above 0: it is the warm-up's limit");
+        assertThatThrownBy(() -> CampaignOptions.parse("--warmup-jit", "100")).isInstanceOf(UsageException.class);
     }
 
     @Test

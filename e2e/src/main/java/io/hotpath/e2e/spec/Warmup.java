@@ -1,0 +1,35 @@
+package io.hotpath.e2e.spec;
+
+import java.util.Locale;
+
+/**
+ * The discarded load a round runs before its measured window, on a topic of its own: {@code maxSeconds} of it, or, with
+ * {@code untilJitBelow} above 0, slices of {@link #SLICE_SECONDS} until the masters' JIT compiler threads used less than
+ * that share of the masters' CPU in {@link #WARM_SLICES} slices in a row (at most {@code maxSeconds}). A fresh 5.3.3 master still compiles
+ * after a minute of load (7.5 % of its CPU after 60 s, docs/results/campaign-5.3.3-2026-11-26.md), and its CPU per
+ * message then includes the compiling.
+ */
+public record Warmup(int maxSeconds, double untilJitBelow) {
+
+    public static final Warmup NONE = new Warmup(0, 0);
+    /** Long enough to measure the JIT's share with 10 ms ticks over a few threads, short enough not to overshoot much. */
+    public static final int SLICE_SECONDS = 15;
+    /** Slices in a row under the share that end the warm-up: the JIT's share jumps back now and then. */
+    public static final int WARM_SLICES = 2;
+
+    public Warmup {
+        if (maxSeconds < 0 || untilJitBelow < 0 || untilJitBelow >= 1) {
+            throw new IllegalArgumentException("warm-up of " + maxSeconds + " s until the JIT is below " + untilJitBelow);
+        }
+    }
+
+    public boolean untilWarm() {
+        return untilJitBelow > 0;
+    }
+
+    /** "20 s" or "until the masters' JIT is below 5 % of their CPU, at most 180 s". */
+    public String describe() {
+        return untilWarm() ? String.format(Locale.ROOT, "until the masters' JIT is below %.0f %% of their CPU, at most %d s",
+                100 * untilJitBelow, maxSeconds) : maxSeconds + " s";
+    }
+}
