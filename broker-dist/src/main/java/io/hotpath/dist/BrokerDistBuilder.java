@@ -12,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -143,7 +142,7 @@ public final class BrokerDistBuilder {
             UpstreamTestReport.Listed listedClasses = selection.targeted()
                 ? new UpstreamTestReport.Listed(listed.get("stock"), listed.get("patched")) : UpstreamTestReport.Listed.NONE;
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
-                leftOut(selection), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
+                selection.leftOut(line), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
                 .withFailureMessages(patchedFailureMessages);
             report.write(work);
             System.out.println(report.markdown());
@@ -154,22 +153,6 @@ public final class BrokerDistBuilder {
                     + report.firstFailure() + " (all in " + work.resolve("upstream-tests.md") + ")");
             }
         }
-    }
-
-    /**
-     * The stock failures the run left out, with their reasons: every class, and the methods a targeted run excluded.
-     * A full run runs a listed method (its excludes file takes whole classes only).
-     */
-    private Map<String, String> leftOut(TestSelection selection) {
-        Map<String, String> leftOut = new TreeMap<>();
-        line.stockFailures().forEach((test, reason) -> {
-            int hash = test.indexOf('#');
-            if (hash < 0 || selection.excludedMethods().getOrDefault(test.substring(0, hash), List.of())
-                .contains(test.substring(hash + 1))) {
-                leftOut.put(test, reason);
-            }
-        });
-        return leftOut;
     }
 
     /** A tree unpacked (and patched) and installed by upstream's build, with what BUILD-INFO.txt says of it so far. */

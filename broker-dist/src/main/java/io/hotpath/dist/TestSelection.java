@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Which of upstream's tests a run of a line covers, on each tree: every test of the line's tested modules
@@ -66,6 +67,21 @@ record TestSelection(List<String> modules, Map<String, List<String>> listed, Map
 
     boolean targeted() {
         return !listed.isEmpty();
+    }
+
+    /**
+     * The stock failures this run leaves out, with their reasons: every class ({@code stock.failure.<Class>}), and the
+     * methods a targeted run excludes. A full run runs a listed method (its excludes file takes whole classes only).
+     */
+    Map<String, String> leftOut(ReleaseLine line) {
+        Map<String, String> leftOut = new TreeMap<>();
+        line.stockFailures().forEach((test, reason) -> {
+            int hash = test.indexOf('#');
+            if (hash < 0 || excludedMethods.getOrDefault(test.substring(0, hash), List.of()).contains(test.substring(hash + 1))) {
+                leftOut.put(test, reason);
+            }
+        });
+        return leftOut;
     }
 
     /** Every listed class; empty for a full run. */

@@ -53,9 +53,13 @@ class TestSelectionTest {
             "!org.x.store.ATest#alsoRaces+racesTheReput");
         assertThat(ci.excludedMethods()).isEqualTo(Map.of("org.x.store.ATest", List.of("alsoRaces", "racesTheReput")));
 
+        // the report's "excluded": what the run really left out, with its reason
+        assertThat(ci.leftOut(line)).containsOnlyKeys("org.x.store.ATest#racesTheReput", "org.x.store.ATest#alsoRaces");
+
         TestSelection full = TestSelection.of(line, false);
         assertThat(full.surefireTests()).isEmpty();
         assertThat(full.excludedMethods()).isEmpty();
+        assertThat(full.leftOut(line)).isEmpty();
 
         ReleaseLine noMethod = line(patches.resolve("b"), DESCRIPTOR + "stock.failure.org.x.store.ATest#a+b=two at once\n");
         assertThatThrownBy(() -> TestSelection.of(noMethod, true)).isInstanceOf(DistBuildException.class)

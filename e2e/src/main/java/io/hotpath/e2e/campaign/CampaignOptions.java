@@ -30,7 +30,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
-                                        [--warmup S] [--seconds S] [--ci] [--net loopback|realistic]
+                                        [--warmup S] [--warmup-jit P] [--seconds S] [--ci] [--net loopback|realistic]
                                         [--line R | --lines R1,R2,...] [--base-port P] [--no-netns]
 
             Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every

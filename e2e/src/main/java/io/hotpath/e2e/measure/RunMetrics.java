@@ -80,7 +80,8 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 commitLog, masterThreads);
     }
 
-    private static ThreadGroupCpu threadSum(Map<String, ThreadGroupCpu> threads, List<ClusterLayout.Node> masters) {
+    /** Every master's threads added up (the masters run the same thread groups); null when a master has no figure. */
+    public static ThreadGroupCpu threadSum(Map<String, ThreadGroupCpu> threads, List<ClusterLayout.Node> masters) {
         ThreadGroupCpu total = null;
         for (ClusterLayout.Node master : masters) {
             ThreadGroupCpu used = threads.get(master.name());

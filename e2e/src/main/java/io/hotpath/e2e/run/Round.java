@@ -355,11 +355,11 @@ public final class Round {
             warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup-" + slice++, options.bodySize()), options,
                     seconds);
             done += seconds;
-            double share = jitShareSince(before, masterThreads(cluster));
+            double share = jitShareSince(cluster, before, masterThreads(cluster));
             Console.progress("warm-up: %d s so far, the masters' JIT compiler used %.1f %% of their CPU in the last %d s",
                     done, 100 * share, seconds);
             // two slices in a row: one slice under the share was followed by a measured window at 8.6 % (2026-11-26)
-            warmSlices = share >= 0 && share < warmup.untilJitBelow() ? warmSlices + 1 : 0;
+            warmSlices = warmup.warmSlicesAfter(warmSlices, share);
             if (warmSlices == Warmup.WARM_SLICES) {
                 return;
             }
@@ -388,12 +388,10 @@ public final class Round {
     }
 
     /** Both masters' JIT share between the two snapshots, -1 when they used no CPU. */
-    private static double jitShareSince(Map<String, ThreadCpuTimes> before, Map<String, ThreadCpuTimes> after) {
-        ThreadGroupCpu both = null;
-        for (Map.Entry<String, ThreadCpuTimes> master : after.entrySet()) {
-            ThreadGroupCpu used = master.getValue().since(before.get(master.getKey()));
-            both = both == null ? used : both.plus(used);
-        }
+    private static double jitShareSince(LocalCluster cluster, Map<String, ThreadCpuTimes> before, Map<String, ThreadCpuTimes> after) {
+        Map<String, ThreadGroupCpu> used = new LinkedHashMap<>();
+        after.forEach((master, now) -> used.put(master, now.since(before.get(master))));
+        ThreadGroupCpu both = RunMetrics.threadSum(used, cluster.layout().masters());
         return both == null ? -1 : both.jitShare();
     }
 

@@ -23,6 +23,11 @@ public record Warmup(int maxSeconds, double untilJitBelow) {
         }
     }
 
+    /** Slices in a row under the share after one more slice whose JIT share was {@code share} (-1: not measured). */
+    public int warmSlicesAfter(int warmSlices, double share) {
+        return share >= 0 && share < untilJitBelow ? warmSlices + 1 : 0;
+    }
+
     public boolean untilWarm() {
         return untilJitBelow > 0;
     }
