@@ -111,3 +111,29 @@ private_netns_unshare() {
   fi
   die "cannot create a private network namespace ($why): run as root, with CAP_SYS_ADMIN, or where unprivileged user namespaces are enabled (sysctl kernel.unprivileged_userns_clone / user.max_user_namespaces); or pass --no-netns to run on the host network instead (brokers then listen on all interfaces)"
 }
+
+# The frame names of an async-profiler flame graph HTML: its cpool stores each name as one character (the length of the
+# prefix it shares with the name before it, plus 32) and the rest, so a package can appear nowhere spelled out
+# (2026-11-26: a run's first broker frames read "4broker/..." and "4store/...", '4' = 20 + 32 for "org/apache/rocketmq/").
+flame_frames() {
+  awk 'BEGIN { for (i = 32; i < 127; i++) code[sprintf("%c", i)] = i }
+       /^const cpool = \[/ { on = 1; next }
+       on && /^\];/ { exit }
+       on { e = $0; sub(/^'"'"'/, "", e); sub(/'"'"',?$/, "", e)
+            name = substr(prev, 1, code[substr(e, 1, 1)] - 32) substr(e, 2); print name; prev = name }' "$1"
+}
+
+# fails unless every listed file exists, is non-empty and contains the pattern (grep -E); a flame graph HTML's frame
+# names are decoded first
+expect_frames() {
+  local pattern="$1"; shift
+  local f frames
+  for f in "$@"; do
+    [ -s "$f" ] || die "expected a non-empty profile at $f"
+    case "$f" in
+      # decoded whole first: grep -q would stop reading early, and pipefail would take awk's SIGPIPE for a failure
+      *.html) frames=$(flame_frames "$f"); grep -Eq "$pattern" <<< "$frames" || die "flame graph $f has no frame matching '$pattern'" ;;
+      *) grep -Eq "$pattern" "$f" || die "profile $f has no frame matching '$pattern'" ;;
+    esac
+  done
+}
