@@ -45,6 +45,9 @@ public final class BrokerDistBuilder {
 
     private final Map<String, String> options;
     private final ReleaseLine line;
+    /** tree -> the distribution assembled from it, for {@link BuildOutcome} */
+    private final Map<String, Path> assembled = new LinkedHashMap<>();
+    private Path testReport;
 
     private BrokerDistBuilder(Map<String, String> options) {
         this.options = options;
@@ -52,14 +55,27 @@ public final class BrokerDistBuilder {
     }
 
     public static void main(String[] args) {
+        Map<String, String> options = null;
+        BrokerDistBuilder builder = null;
+        String error = null;
         try {
-            new BrokerDistBuilder(parse(args)).build();
+            options = parse(args);
+            builder = new BrokerDistBuilder(options);
+            builder.build();
         } catch (DistBuildException | ReleaseLineException e) {
-            System.err.println("hotpath: error: " + e.getMessage());
-            System.exit(2);
+            error = e.getMessage();
         } catch (RuntimeException e) {
-            System.err.println("hotpath: error: broker-dist builder failed unexpectedly: " + e);
+            error = "broker-dist builder failed unexpectedly: " + e;
             e.printStackTrace();
+        }
+        if (options != null && options.get("--target") != null && options.get("--line") != null) {
+            // the caller (bin/hotpath build-broker) reads this record, not Maven's log; the release is the line folder's name
+            String release = builder != null ? builder.line.release() : Path.of(options.get("--line")).getFileName().toString();
+            new BuildOutcome(release, builder != null ? builder.assembled : Map.of(), builder != null ? builder.testReport : null, error)
+                .write(Path.of(options.get("--target")).toAbsolutePath().normalize());
+        }
+        if (error != null) {
+            System.err.println("hotpath: error: " + error);
             System.exit(2);
         }
     }
@@ -145,6 +161,7 @@ public final class BrokerDistBuilder {
                 selection.leftOut(line), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
                 .withFailureMessages(patchedFailureMessages);
             report.write(work);
+            testReport = work.resolve("upstream-tests.md");
             System.out.println(report.markdown());
             System.out.println("hotpath: upstream test report: " + work.resolve("upstream-tests.md"));
             if (!report.passed()) {
@@ -260,6 +277,7 @@ public final class BrokerDistBuilder {
             buildInfo.add("rebuilt." + n + ".sha256=" + Digests.sha256(jar));
         }
         Path dist = assembler.assemble(tree, lib, buildInfo);
+        assembled.put(tree, dist);
         System.out.println("hotpath: " + tree + " distribution: " + (tree.equals("stock") ? "  " : "") + dist);
         return outcomes;
     }

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * Regenerates a line's patches, so that a patch and the module code it carries can never drift
- * (broker-dist's {@code PatchFreshnessTest} regenerates and compares; {@code patches/regenerate.sh}
+ * (broker-dist's {@code PatchFreshnessTest} regenerates and compares; {@code bin/hotpath patches regenerate}
  * writes the result).
  *
  * <p>One generator for every patch of every line, driven by data:

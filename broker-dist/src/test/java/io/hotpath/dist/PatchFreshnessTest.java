@@ -17,13 +17,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every committed patch of the line must be what {@code patches/regenerate.sh} makes of today's
+ * Every committed patch of the line must be what {@code bin/hotpath patches regenerate} makes of today's
  * hotpath-codec and hotpath-store sources and upstream's source release: otherwise the broker would
  * ship a codec, decoder or store encoder other than the one the suites and JMH measured.
  */
 class PatchFreshnessTest {
 
-    private static final String REGENERATE = "the committed patch is stale: run patches/regenerate.sh";
+    private static final String REGENERATE = "the committed patch is stale: run bin/hotpath patches regenerate";
     private static final Pattern NEW_FILE_HUNK = Pattern.compile("^@@ -0,0 \\+1(?:,(\\d+))? @@");
 
     private static ReleaseLine line;

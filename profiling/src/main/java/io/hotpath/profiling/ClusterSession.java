@@ -48,9 +48,9 @@ public final class ClusterSession {
 
     public List<LiveSession.Result> run(String dist, String line, int seconds, int warmupSeconds, int messages, int threads, int rate,
             Set<ProfileEvent> events, CpuEngine forcedEngine) {
-        Path smokeScript = root.resolve("bin/lib/smoke.sh");
-        if (!Files.isRegularFile(smokeScript)) {
-            throw new UsageException("bin/hotpath smoke is not available in this checkout (" + smokeScript + " missing)");
+        Path launcher = root.resolve("bin/hotpath");
+        if (!Files.isRegularFile(launcher)) {
+            throw new UsageException("bin/hotpath is not in this checkout (" + launcher + " missing)");
         }
         LiveSession.createDirectories(dir);
         Path recordFile = dir.resolve(RunRecord.FILE);

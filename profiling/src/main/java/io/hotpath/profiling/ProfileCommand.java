@@ -20,7 +20,7 @@ import java.util.Set;
  * {@code profiling/target/flamegraphs/<kind>-<timestamp>/}. Bad input: one
  * {@code hotpath: error:} line and exit 2; a failed session or check: one line and exit 1.
  *
- * <p>System properties (set by bin/lib/profile.sh): {@code hotpath.root} (project root),
+ * <p>System properties (set by bin/hotpath profile: module cli's Profile): {@code hotpath.root} (project root),
  * {@code hotpath.profiler.lib} (the unpacked libasyncProfiler.so).
  */
 public final class ProfileCommand {

@@ -6,6 +6,7 @@ import io.hotpath.e2e.load.LedgerFile;
 import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.node.ManagedProcess;
+import io.hotpath.e2e.spec.ChildJvms;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import java.io.IOException;
@@ -42,7 +43,7 @@ public final class NewerClientCheck {
     /**
      * A client release the smoke runs in a child JVM: {@code expectedVersion} is the
      * {@code MQVersion.getVersionDesc(CURRENT_VERSION)} the child must report (or it did not run that client), {@code topic}
-     * its own, {@code mainClass} in Maven module {@code module} (bin/lib/smoke.sh builds it, and passes the child's classpath:
+     * its own, {@code mainClass} in Maven module {@code module} (bin/hotpath builds it, and module cli's ClusterLauncher passes the child's classpath:
      * its jar, the e2e jar, the client and its dependencies, as {@link #classpathProperty}); {@code batchUniqKeyDefect}: the
      * client has {@link #BATCH_UNIQ_KEY_DEFECT}.
      */
@@ -55,7 +56,7 @@ public final class NewerClientCheck {
 
         /** {@code hotpath.e2e.client498.classpath} for module e2e-client498. */
         String classpathProperty() {
-            return "hotpath.e2e." + module.substring("e2e-".length()) + ".classpath";
+            return ChildJvms.classpathProperty(module);
         }
     }
 
@@ -75,10 +76,7 @@ public final class NewerClientCheck {
     static final String RESULT_FILE = "result.txt";
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration CHILD_STOP_GRACE = Duration.ofSeconds(5);
-    // rocketmq.jdk17.flags of the root pom: 4.9.x clients need them on JDK 17 too (SharedFactsTest keeps the copies equal)
-    static final List<String> JDK17_FLAGS = List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
+    static final List<String> JDK17_FLAGS = ChildJvms.JDK17_FLAGS;
 
     /**
      * A defect of the stock 4.9.0 broker that this check found: its batch encoder
@@ -281,7 +279,7 @@ public final class NewerClientCheck {
     }
 
     /**
-     * From bin/lib/smoke.sh, else the e2e classes this JVM runs plus the client module's outputs of this
+     * From the launcher (module cli's ClusterLauncher), else the e2e classes this JVM runs plus the client module's outputs of this
      * checkout (a direct run after {@code mvn -pl e2e,e2e-client498,e2e-client533 package}).
      */
     static String childClasspath(Client client) {

@@ -5,7 +5,7 @@ import io.hotpath.e2e.campaign.CampaignOptions;
 
 /**
  * {@code bin/hotpath campaign}: parses the options, checks the network namespace and runs {@link Campaign} into
- * {@code campaign-<timestamp>/} under the run root. Runs inside bin/lib/smoke.sh's private namespace, like the smoke
+ * {@code campaign-<timestamp>/} under the run root. Runs inside the launcher's private namespace (module cli's ClusterLauncher), like the smoke
  * (same system properties, same exit codes: {@link Controller}).
  */
 public final class CampaignCommand {

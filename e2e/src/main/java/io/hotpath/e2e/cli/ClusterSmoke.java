@@ -25,10 +25,10 @@ import java.util.List;
  * for a reason its {@code --fault} does not expect ({@code FailedSends}) or a run error, 2 on bad input.
  *
  * <p>RocketMQ 4.9.0 binds its servers to 0.0.0.0, so this refuses to start brokers unless it
- * runs in a private network namespace with only loopback (bin/lib/smoke.sh arranges that) or
+ * runs in a private network namespace with only loopback (module cli's ClusterLauncher arranges that) or
  * {@code --no-netns} says the operator accepts brokers listening on every interface.
  *
- * <p>Set by bin/lib/smoke.sh: {@code hotpath.root} (project root), {@code hotpath.e2e.runRoot}
+ * <p>Set by the launcher: {@code hotpath.root} (project root), {@code hotpath.e2e.runRoot}
  * (where run directories go), {@code hotpath.e2e.stamp} (run timestamp), {@code hotpath.e2e.exitFile}.
  * Run directly, the JVM needs the root pom's {@code rocketmq.jdk17.flags} (rocketmq-client 4.9.0's
  * Netty fails to initialise on JDK 17 without them).

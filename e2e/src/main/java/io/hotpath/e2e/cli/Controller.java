@@ -25,7 +25,7 @@ final class Controller {
     }
 
     /**
-     * Tells bin/lib/smoke.sh that this JVM finished on its own: without the file, a non-zero exit
+     * Tells the launcher (module cli's ClusterLauncher) that this JVM finished on its own: without the file, a non-zero exit
      * means it was killed, which the script reports as such.
      */
     static void recordExitCode(int code) {
@@ -40,7 +40,7 @@ final class Controller {
         }
     }
 
-    /** Where a controller (smoke or campaign) runs: set by bin/lib/smoke.sh, with defaults for a direct run. */
+    /** Where a controller (smoke or campaign) runs: set by the launcher, with defaults for a direct run. */
     record ControllerContext(Path projectRoot, Path runRoot, String stamp) {
     }
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * The network the cluster's five server processes run in ({@code --net}).
  *
  * <p>{@link NetMode#LOOPBACK}: nothing to set up. Every node shares the controller's private namespace
- * (bin/lib/smoke.sh) and listens on 127.0.0.1.
+ * (module cli's ClusterLauncher) and listens on 127.0.0.1.
  *
  * <p>{@link NetMode#REALISTIC}: inside that private namespace, so that the host's network is never touched
  * and nothing is left to clean up there, {@link #open} puts each node in a namespace of its own on a veth to the

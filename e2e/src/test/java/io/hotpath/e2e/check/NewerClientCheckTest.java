@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Which newer clients a line's smoke runs, and where bin/lib/smoke.sh puts each child's classpath. */
+/** Which newer clients a line's smoke runs, and the system property that hands each child its classpath. */
 class NewerClientCheckTest {
 
     @Test

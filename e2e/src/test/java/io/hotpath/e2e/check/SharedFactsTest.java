@@ -2,6 +2,7 @@ package io.hotpath.e2e.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hotpath.e2e.spec.ChildJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +14,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Facts that live in more than one file because each reader is a different program (Maven, bash, the shipped launcher,
- * this JVM): the JDK 17 flags the RocketMQ JVMs need, and the smoke's client modules. The copies must stay equal.
+ * Facts that live in more than one file because each reader is a different program (Maven, the shipped launcher,
+ * the JVMs): the JDK 17 flags the RocketMQ JVMs need, and the smoke's client modules. The copies must stay equal.
  */
 class SharedFactsTest {
 
@@ -26,10 +27,9 @@ class SharedFactsTest {
     void theJdk17FlagsAreTheSameInEveryCopy() throws IOException {
         List<String> pom = flags(between(read("pom.xml"), "<rocketmq.jdk17.flags>", "</rocketmq.jdk17.flags>"));
         assertThat(pom).as("the root pom's rocketmq.jdk17.flags").isNotEmpty();
-        assertThat(flags(between(read("bin/lib/smoke.sh"), "jvm_flags=(", ")"))).as("bin/lib/smoke.sh jvm_flags").isEqualTo(pom);
         assertThat(flags(between(read("broker-dist/src/main/dist/launcher.sh"), "jvm=(", ")")))
             .as("the shipped launcher.sh").isEqualTo(pom);
-        assertThat(pairs(NewerClientCheck.JDK17_FLAGS)).as("NewerClientCheck.JDK17_FLAGS").isEqualTo(pom);
+        assertThat(pairs(ChildJvms.JDK17_FLAGS)).as("ChildJvms.JDK17_FLAGS (the controller and client JVMs)").isEqualTo(pom);
     }
 
     @Test
@@ -44,17 +44,17 @@ class SharedFactsTest {
     }
 
     @Test
-    void theSmokeBuildsAndRunsTheClientModulesThePomBuilds() throws IOException {
+    void theLauncherStartsTheClientModulesTheChecksNameAndThePomBuilds() throws IOException {
         List<String> modules = NewerClientCheck.CLIENTS.stream().map(NewerClientCheck.Client::module).toList();
-        String smoke = read("bin/lib/smoke.sh");
-        Matcher clients = Pattern.compile("^CLIENTS=\\(([^)]*)\\)$", Pattern.MULTILINE).matcher(smoke);
-        assertThat(clients.find()).as("bin/lib/smoke.sh has CLIENTS=(...)").isTrue();
-        assertThat(List.of(clients.group(1).trim().split("\\s+"))).as("bin/lib/smoke.sh CLIENTS")
-            .isEqualTo(modules.stream().map(m -> m.substring("e2e-".length())).toList());
+        assertThat(ChildJvms.CLIENT_MODULES).as("ChildJvms.CLIENT_MODULES").isEqualTo(modules);
         String pom = read("pom.xml");
         for (String module : modules) {
             assertThat(pom).as("the root pom builds " + module).contains("<module>" + module + "</module>");
         }
+        // bin/hotpath builds them with the command line, which starts them (nothing depends on them)
+        Matcher built = Pattern.compile("^MODULES=\\(([^)]*)\\)$", Pattern.MULTILINE).matcher(read("bin/hotpath"));
+        assertThat(built.find()).as("bin/hotpath has MODULES=(...)").isTrue();
+        assertThat(List.of(built.group(1).trim().split("\\s+"))).as("bin/hotpath MODULES").containsAll(modules);
     }
 
     private static String read(String path) throws IOException {

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * Rewrites the Result section of every patch of a line ({@code patches/<line>/NNNN-*.patch}: from the line that
  * starts with {@code Result (} to the {@code ---} line that ends the message) from one committed JMH result file.
- * Only the message changes; the diff, and so what {@code patches/regenerate.sh} compares, stays as it is.
+ * Only the message changes; the diff, and so what {@code bin/hotpath patches regenerate} compares, stays as it is.
  */
 public final class PatchResults {
 

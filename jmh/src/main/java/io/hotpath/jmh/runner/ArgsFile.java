@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Reads the JMH arguments that {@code bin/hotpath jmh} got after {@code --} from the file named by
- * {@code -Djmh.argsFile}: each argument in UTF-8 followed by one NUL byte, as bin/lib/jmh.sh writes them with
- * {@code printf '%s\0' "$@"}. NUL is the one byte no command-line argument can contain, so every argument comes back
+ * {@code -Djmh.argsFile}: each argument in UTF-8 followed by one NUL byte, as module cli's Jmh writes them (what
+ * {@code printf '%s\0' "$@"} would write). NUL is the one byte no command-line argument can contain, so every argument comes back
  * exactly as typed (spaces, quotes, {@code =}, newlines, empty ones); a whitespace-split property such as
  * {@code -Djmh.args} cannot carry {@code -jvmArgsAppend "-XX:+A -XX:+B"}.
  */

@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The file bin/lib/jmh.sh writes with {@code printf '%s\0' "$@"} comes back as the same arguments. */
+/** The file bin/hotpath jmh writes (each argument followed by NUL) comes back as the same arguments. */
 class ArgsFileTest {
 
     @TempDir
