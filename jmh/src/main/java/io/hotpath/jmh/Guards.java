@@ -94,7 +94,7 @@ public final class Guards {
         return sb.toString();
     }
 
-    static String escape(Map<String, String> map) {
+    public static String escape(Map<String, String> map) {
         if (map == null) {
             return "null";
         }

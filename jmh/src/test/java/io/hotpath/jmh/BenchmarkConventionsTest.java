@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -65,6 +67,26 @@ class BenchmarkConventionsTest {
                         problems.add(e.getUsername() + ": return the result (Blackhole only for several results)");
                     }
                 }
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void everyBenchmarkLivesInItsAreasPackageAndSaysInItsJavadocHowToRunIt() throws Exception {
+        Set<String> problems = new LinkedHashSet<>();
+        for (BenchmarkListEntry e : BenchmarkList.defaultList().find(
+                OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), List.of(".*"), List.of())) {
+            Class<?> c = Class.forName(e.getUserClassQName());
+            if (c.getPackageName().equals(AbstractBenchmark.class.getPackageName())) {
+                problems.add(c.getName() + ": put it in its area's package (codec, header, store, ...)");
+            }
+            // surefire runs in the module's directory
+            Path source = Path.of("src/main/java", c.getName().replace('.', '/') + ".java");
+            String javadoc = Files.readString(source);
+            javadoc = javadoc.substring(0, javadoc.indexOf("class " + c.getSimpleName()));
+            if (!javadoc.contains(" * <p>Run: {@code ") || !javadoc.contains(c.getSimpleName() + "}")) {
+                problems.add(source + ": give the class Javadoc a line '<p>Run: {@code ... " + c.getSimpleName() + "}'");
             }
         }
         assertThat(problems).isEmpty();

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
-import io.hotpath.jmh.AbstractBenchmark;
 import io.hotpath.jmh.results.JmhResults;
 import io.hotpath.jmh.results.LineQuotes;
 import io.hotpath.jmh.results.PatchResults;
@@ -37,7 +37,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Entry point of {@code mvn -pl jmh verify} (exec:exec in this module's pom): decides whether to
- * run ({@link RunDecision}), plans the settings ({@link RunPlan}), samples how busy the machine is,
+ * run ({@link RunDecision}), what to run (by default {@link Headline}: each release line's drop-ins against its own
+ * stock; {@code -Djmh.matrix=full}, {@code -Djmh.include} etc.: the full matrix or part of it; {@code -Djmh.line}: what
+ * the line's patches quote), plans the settings ({@link RunPlan}), samples how busy the machine is,
  * runs every selected benchmark in ONE JMH invocation with {@code -prof gc}, and writes
  * {@code target/jmh-result.json} and {@code target/jmh-summary.md} ({@link SummaryWriter}).
  *
@@ -99,7 +101,12 @@ public final class BenchmarkRunner {
         }
         LineQuotes quotes = line.isEmpty() ? null : LineQuotes.load(line);
         JmhArguments args = new JmhArguments(passThrough(maven));
-        if (quotes == null) {
+        boolean headline = quotes == null
+            && Headline.applies(prop("jmh.matrix"), prop("jmh.include"), prop("jmh.exclude"), prop("jmh.params"), args);
+        if (headline) {
+            Headline.select(args);
+            rawArgs(args);
+        } else if (quotes == null) {
             selectionArgs(args);
         } else {
             lineSelection(quotes, args);
@@ -150,8 +157,9 @@ public final class BenchmarkRunner {
         PrintStream log = System.out;
         log.println("hotpath-jmh: " + decision.reason + "; " + combinations + " benchmark/param combinations, "
             + plan.describe() + ", estimated " + RunPlan.duration(plan.estimateSeconds()));
-        if (!plan.note.isEmpty()) {
-            log.println("hotpath-jmh: " + plan.note);
+        if (headline) {
+            log.println("hotpath-jmh: the default run, each line's drop-ins vs its own stock on the headline paths ("
+                + perLine(args) + "); every method and parameter: -Djmh.matrix=full");
         }
         if (!args.leftOut().isEmpty()) {
             log.println("hotpath-jmh: the options after -- replace the runner's own " + JmhArguments.shellWords(args.leftOut()));
@@ -188,7 +196,6 @@ public final class BenchmarkRunner {
         ctx.date = started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         ctx.command = command();
         ctx.jmhArgs = args.toString();
-        ctx.planNote = plan.note;
         ctx.duration = RunPlan.duration(seconds);
         ctx.estimate = RunPlan.duration(plan.estimateSeconds());
         ctx.cpus = Runtime.getRuntime().availableProcessors();
@@ -197,7 +204,7 @@ public final class BenchmarkRunner {
         Path jsonPath = json.toAbsolutePath().normalize();
         // a line's summary is committed beside its JSON: name the file from the repository root, not this machine's
         ctx.resultFile = jsonPath.startsWith(projectRoot) ? projectRoot.relativize(jsonPath).toString() : json.toString();
-        String md = new SummaryWriter(AbstractBenchmark.BASELINE)
+        String md = new SummaryWriter(LineMethods.ALL)
             .write(new String(Files.readAllBytes(json), StandardCharsets.UTF_8), ctx);
         Files.write(summary, md.getBytes(StandardCharsets.UTF_8));
         log.println();
@@ -208,6 +215,22 @@ public final class BenchmarkRunner {
                 + " --write-results " + projectRoot.relativize(json.toAbsolutePath().normalize()));
         }
         return 0;
+    }
+
+    /** Each line's share of the default run: its combinations and estimated time with the plan's settings. */
+    private static String perLine(JmhArguments args) throws CommandLineOptionException {
+        List<String> parts = new ArrayList<>();
+        for (LineMethods line : LineMethods.ALL) {
+            List<String> argv = new ArrayList<>(List.of(Headline.include(line)));
+            for (Map.Entry<String, String> p : Headline.PARAMS.entrySet()) {
+                argv.addAll(List.of("-p", p.getKey() + "=" + p.getValue()));
+            }
+            int n = combinations(new CommandLineOptions(argv.toArray(new String[0])));
+            double seconds = RunPlan.plan(n, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
+                prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), "").estimateSeconds();
+            parts.add(line.release() + ": " + n + " methods ~" + RunPlan.duration(seconds));
+        }
+        return String.join("; ", parts);
     }
 
     /** Forks of a line's quotable run (MEASURING.md: one odd fork of two moves a mean by 10-15 %). */

@@ -10,18 +10,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * Forks, iterations and iteration times for one run: {@link AbstractBenchmark}'s defaults,
  * overridden by {@code -Djmh.forks} etc., overridden by the same JMH options after {@code bin/hotpath jmh --}.
- * When nothing was overridden and the default run would
- * take longer than the budget, the iteration time is shortened (never below
- * {@link #MIN_ITERATION_MILLIS}) so that the default run keeps fitting in the budget as benchmarks
- * are added; forks and iteration counts stay, so fork-to-fork variance stays visible.
+ * The plan never changes a setting to save time: a run that must fit a time box says so with {@code -Djmh.budget},
+ * and a plan estimated over it is refused in one line (narrow the selection or lower the settings instead).
  */
 public final class RunPlan {
 
-    /** Default wall-clock budget for the JMH part of {@code mvn -pl jmh verify} (Maven needs ~1 min more). */
-    public static final int DEFAULT_BUDGET_SECONDS = 480;
     /** Per fork outside iterations (JVM start, 2 GB pre-touch, @Setup and guards): ~2 s quiet, ~5 s on a busy 2-core box. */
     static final double FORK_OVERHEAD_SECONDS = 3.0;
-    static final long MIN_ITERATION_MILLIS = 200;
 
     public final int forks;
     public final int warmupIterations;
@@ -29,26 +24,21 @@ public final class RunPlan {
     public final int iterations;
     public final long measurementMillis;
     public final int combinations;
-    public final int budgetSeconds;
-    /** Why the settings differ from the defaults, or empty. */
-    public final String note;
 
     private RunPlan(int forks, int warmupIterations, long warmupMillis, int iterations, long measurementMillis,
-            int combinations, int budgetSeconds, String note) {
+            int combinations) {
         this.forks = forks;
         this.warmupIterations = warmupIterations;
         this.warmupMillis = warmupMillis;
         this.iterations = iterations;
         this.measurementMillis = measurementMillis;
         this.combinations = combinations;
-        this.budgetSeconds = budgetSeconds;
-        this.note = note;
     }
 
     /**
      * @param combinations benchmark methods x parameter combinations that the run will measure
      * @param forks, warmupIterations, warmupTime, iterations, time raw -D values, empty = default
-     * @param budget seconds, empty = {@link #DEFAULT_BUDGET_SECONDS}
+     * @param budget seconds the run may take, empty = no limit
      */
     public static RunPlan plan(int combinations, String forks, String warmupIterations, String warmupTime,
             String iterations, String time, String budget) {
@@ -58,7 +48,8 @@ public final class RunPlan {
 
     /**
      * @param given the JMH options after {@code --} ({@link JmhArguments#given()}): its -f, -wi, -w, -i and -r win
-     *        over the -D values and are explicit settings, which the budget never shortens (JMH has checked them)
+     *        over the -D values (JMH has checked them)
+     * @throws IllegalArgumentException on a malformed setting, or when the estimate exceeds the budget
      */
     public static RunPlan plan(int combinations, Options given, String forks, String warmupIterations,
             String warmupTime, String iterations, String time, String budget) {
@@ -71,29 +62,17 @@ public final class RunPlan {
             : millis("jmh.warmupTime", warmupTime, AbstractBenchmark.ITERATION_MILLIS);
         long t = given.getMeasurementTime().hasValue() ? given.getMeasurementTime().get().convertTo(TimeUnit.MILLISECONDS)
             : millis("jmh.time", time, AbstractBenchmark.ITERATION_MILLIS);
-        int b = positiveInt("jmh.budget", budget, DEFAULT_BUDGET_SECONDS, false);
-        boolean overridden = !blank(forks) || !blank(warmupIterations) || !blank(warmupTime)
-            || !blank(iterations) || !blank(time)
-            || given.getForkCount().hasValue() || given.getWarmupIterations().hasValue()
-            || given.getWarmupTime().hasValue() || given.getMeasurementIterations().hasValue()
-            || given.getMeasurementTime().hasValue();
-
-        RunPlan plan = new RunPlan(f, wi, wt, i, t, combinations, b, "");
-        if (overridden || plan.estimateSeconds() <= b) {
-            return plan;
+        RunPlan plan = new RunPlan(f, wi, wt, i, t, combinations);
+        if (!blank(budget)) {
+            int b = positiveInt("jmh.budget", budget, 0, false);
+            if (plan.estimateSeconds() > b) {
+                throw new IllegalArgumentException(String.format("%d benchmark/param combinations x %s would take ~%s,"
+                        + " over -Djmh.budget=%d s: narrow -Djmh.include or lower -Djmh.forks / -Djmh.iterations"
+                        + " (nothing is shortened for you)", combinations, plan.describe(),
+                    duration(plan.estimateSeconds()), b));
+            }
         }
-        // shorten every iteration alike so that the estimate meets the budget
-        double perIteration = (b / (double) (combinations * f) - FORK_OVERHEAD_SECONDS) / (wi + i);
-        long scaled = Math.max(MIN_ITERATION_MILLIS, (long) (perIteration * 1000) / 50 * 50);
-        RunPlan fitted = new RunPlan(f, wi, Math.min(wt, scaled), i, Math.min(t, scaled), combinations, b, "");
-        String why = String.format("%d benchmark/param combinations would take ~%s with %d ms iterations; "
-                + "iterations shortened to %d ms to fit the %d s budget (-Djmh.budget)", combinations,
-            duration(plan.estimateSeconds()), t, fitted.measurementMillis, b);
-        if (fitted.estimateSeconds() > b) {
-            why += String.format("; still ~%s: raise -Djmh.budget or narrow -Djmh.include",
-                duration(fitted.estimateSeconds()));
-        }
-        return new RunPlan(f, wi, fitted.warmupMillis, i, fitted.measurementMillis, combinations, b, why);
+        return plan;
     }
 
     /** Wall-clock estimate of the JMH run, in seconds. */

@@ -1,10 +1,12 @@
 package io.hotpath.jmh.runner;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -12,13 +14,15 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
 /**
- * Turns JMH's {@code -rf json} output into a Markdown summary: a header describing the run, then
- * one table per benchmark class, mode and parameter combination, with score (± error), B/op
- * ({@code gc.alloc.rate.norm} from {@code -prof gc}) and, when the group has a method named
- * {@link #baseline}, the speed-up and the B/op ratio against it from the same run.
+ * Turns JMH's {@code -rf json} output into a Markdown summary: a header describing the run, then per release line
+ * ({@link LineMethods}) one table of its rows (its stock and its drop-ins, per benchmark and parameters) with score
+ * (± error), B/op ({@code gc.alloc.rate.norm} from {@code -prof gc}) and the speed-up and B/op ratio against THAT
+ * line's stock with the same benchmark and parameters from the same run; then the rows of no line (upstreamLatest,
+ * floors) without ratios. Every row whose error exceeds {@link #NOISY} of its score is marked, and the header counts
+ * them.
  *
- * <p>Generic on purpose: it knows nothing of particular benchmarks, so any later
- * {@code *Benchmark} class gets the same treatment. Every figure comes from the JSON.
+ * <p>Generic on purpose: it knows nothing of particular benchmarks, so any later {@code *Benchmark} class gets the
+ * same treatment. Every figure comes from the JSON.
  */
 public final class SummaryWriter {
 
@@ -31,7 +35,6 @@ public final class SummaryWriter {
         String date = "";
         String command;
         String jmhArgs;
-        String planNote;
         String duration;
         String estimate;
         Integer cpus;
@@ -40,25 +43,46 @@ public final class SummaryWriter {
         String resultFile;
     }
 
-    private final String baseline;
+    private final List<LineMethods> lines;
 
-    public SummaryWriter(String baseline) {
-        this.baseline = baseline;
+    public SummaryWriter(List<LineMethods> lines) {
+        this.lines = List.copyOf(lines);
     }
 
     public String write(String json, RunContext ctx) {
         JsonArray results = JsonParser.parseString(json).getAsJsonArray();
+        Map<LineMethods, List<JsonObject>> byLine = new LinkedHashMap<>();
+        List<JsonObject> others = new ArrayList<>();
+        int noisy = 0;
+        int unknown = 0;
+        for (JsonElement e : results) {
+            JsonObject r = e.getAsJsonObject();
+            Optional<LineMethods> line = LineMethods.of(method(r), lines);
+            if (line.isPresent()) {
+                byLine.computeIfAbsent(line.get(), k -> new ArrayList<>()).add(r);
+            } else {
+                others.add(r);
+            }
+            noisy += noisy(r) ? 1 : 0;
+            unknown += Double.isNaN(num(r.getAsJsonObject("primaryMetric"), "scoreError")) ? 1 : 0;
+        }
         StringBuilder md = new StringBuilder(4096);
-        header(md, results, ctx);
-        for (Group g : groups(results)) {
-            table(md, g);
+        header(md, results, ctx, noisy, unknown);
+        for (LineMethods line : lines) {
+            if (byLine.containsKey(line)) {
+                lineTable(md, line, byLine.get(line));
+            }
+        }
+        if (!others.isEmpty()) {
+            md.append("\n## Rows of no line (no ratios)\n\n");
+            table(md, null, groups(others));
         }
         return md.toString();
     }
 
     // ---------------------------------------------------------------- header
 
-    private void header(StringBuilder md, JsonArray results, RunContext ctx) {
+    private void header(StringBuilder md, JsonArray results, RunContext ctx, int noisy, int unknown) {
         md.append("# JMH summary\n\n");
         line(md, "Date", ctx.date);
         if (results.size() > 0) {
@@ -68,20 +92,19 @@ public final class SummaryWriter {
             line(md, "Settings", distinct(results, SummaryWriter::settings));
             line(md, "Fork JVM args", distinct(results, r -> "`" + join(r.getAsJsonArray("jvmArgs")) + "`"));
         }
-        if (ctx.planNote != null && !ctx.planNote.isEmpty()) {
-            line(md, "Note", ctx.planNote);
-        }
         line(md, "Command", ctx.command == null ? null : "`" + ctx.command + "`");
         line(md, "JMH arguments", ctx.jmhArgs == null ? null : "`" + ctx.jmhArgs + "`");
         line(md, "Duration", ctx.duration == null ? null
             : ctx.duration + (ctx.estimate == null ? "" : " (estimated " + ctx.estimate + ")"));
         line(md, "Machine", machine(ctx));
         line(md, "Raw results", ctx.resultFile);
+        line(md, "Noisy rows", noisy + " of " + results.size() + " (error above " + Math.round(NOISY * 100)
+            + " % of the score, marked **noisy**: do not quote them)"
+            + (unknown == 0 ? "" : "; " + unknown + " without an error estimate (too few iterations), not quotable either"));
         md.append('\n');
-        md.append("Speed-up = ").append(baseline).append(" time / method time (> 1 is faster); B/op ratio = method B/op / ")
-            .append(baseline).append(" B/op (< 1 allocates less). Ratios compare results of this run only. ")
-            .append("Errors are JMH's 99.9 % confidence half-widths; \"noisy\" marks an error above ")
-            .append(Math.round(NOISY * 100)).append(" % of the score.\n");
+        md.append("Each line's drop-ins are compared with that line's own stock release, with the same benchmark and")
+            .append(" parameters, in this run: speed-up = stock time / method time (> 1 is faster); B/op ratio =")
+            .append(" method B/op / stock B/op (< 1 allocates less). Errors are JMH's 99.9 % confidence half-widths.\n");
     }
 
     private static String settings(JsonObject r) {
@@ -115,7 +138,7 @@ public final class SummaryWriter {
 
     // ---------------------------------------------------------------- tables
 
-    /** One table: a benchmark class, mode and parameter combination. */
+    /** The rows of one benchmark class, mode and parameter combination. */
     static final class Group {
         final String className;
         final String mode;
@@ -129,10 +152,10 @@ public final class SummaryWriter {
         }
     }
 
-    static List<Group> groups(JsonArray results) {
+    /** Groups in JMH's order (first appearance). */
+    static List<Group> groups(List<JsonObject> results) {
         Map<String, Group> groups = new LinkedHashMap<>();
-        for (JsonElement e : results) {
-            JsonObject r = e.getAsJsonObject();
+        for (JsonObject r : results) {
             String benchmark = str(r, "benchmark");
             String className = benchmark.substring(0, Math.max(0, benchmark.lastIndexOf('.')));
             String params = params(r);
@@ -143,65 +166,76 @@ public final class SummaryWriter {
         return new ArrayList<>(groups.values());
     }
 
-    private void table(StringBuilder md, Group g) {
-        List<JsonObject> rows = ordered(g.rows);
-        JsonObject base = null;
-        for (JsonObject r : rows) {
-            if (method(r).equals(baseline)) {
-                base = r;
+    private void lineTable(StringBuilder md, LineMethods line, List<JsonObject> rows) {
+        md.append("\n## ").append(line.release()).append(" line: ").append(String.join(", ", line.dropIns()))
+            .append(" vs ").append(line.stock()).append("\n\n");
+        table(md, line, groups(rows));
+    }
+
+    /** One table of the groups' rows; with a line, its stock first in each group and ratios against it. */
+    private void table(StringBuilder md, LineMethods line, List<Group> groups) {
+        String unit = str(groups.get(0).rows.get(0).getAsJsonObject("primaryMetric"), "scoreUnit");
+        md.append("| benchmark | parameters | method | ").append(unit).append(" | ± error | B/op |");
+        if (line != null) {
+            md.append(" speed-up vs ").append(line.stock()).append(" | B/op vs ").append(line.stock()).append(" |");
+        }
+        md.append('\n').append("|---|---|---|---:|---:|---:|").append(line != null ? "---:|---:|" : "").append('\n');
+        for (Group g : groups) {
+            JsonObject base = null;
+            List<JsonObject> rows = g.rows;
+            if (line != null) {
+                rows = ordered(line, g.rows);
+                base = method(rows.get(0)).equals(line.stock()) ? rows.get(0) : null;
             }
-        }
-        md.append("\n## ").append(simpleName(g.className));
-        if (!g.params.isEmpty()) {
-            md.append(" · ").append(g.params);
-        }
-        if (!"avgt".equals(g.mode)) {
-            md.append(" · mode ").append(g.mode);
-        }
-        md.append("\n\n");
-        String unit = str(rows.get(0).getAsJsonObject("primaryMetric"), "scoreUnit");
-        md.append("| method | ").append(unit).append(" | ± error | B/op |");
-        if (base != null) {
-            md.append(" speed-up vs ").append(baseline).append(" | B/op vs ").append(baseline).append(" |");
-        }
-        md.append('\n').append("|---|---:|---:|---:|").append(base != null ? "---:|---:|" : "").append('\n');
-        for (JsonObject r : rows) {
-            JsonObject pm = r.getAsJsonObject("primaryMetric");
-            double score = num(pm, "score");
-            double error = num(pm, "scoreError");
-            Double bytes = allocNorm(r);
-            md.append("| ").append(method(r)).append(" | ").append(fmt(score)).append(" | ").append(error(score, error))
-                .append(" | ").append(bytes == null ? "n/a" : fmtBytes(bytes) + forkSpread(r)).append(" |");
-            if (base != null) {
-                double baseScore = num(base.getAsJsonObject("primaryMetric"), "score");
-                Double baseBytes = allocNorm(base);
-                md.append(' ').append(ratio(speedUp(g.mode, baseScore, score))).append(" | ")
-                    .append(bytes == null || baseBytes == null || baseBytes < 0.5 ? "n/a" : ratio(bytes / baseBytes))
-                    .append(" |");
+            String params = g.params.isEmpty() ? "" : g.params;
+            if (!"avgt".equals(g.mode)) {
+                params += (params.isEmpty() ? "" : ", ") + "mode " + g.mode;
             }
-            md.append('\n');
-        }
-        if (base == null) {
-            md.append("\n(no ").append(baseline).append(" method in this group: no ratios)\n");
+            for (JsonObject r : rows) {
+                JsonObject pm = r.getAsJsonObject("primaryMetric");
+                double score = num(pm, "score");
+                double error = num(pm, "scoreError");
+                Double bytes = allocNorm(r);
+                String rowUnit = str(pm, "scoreUnit");
+                md.append("| ").append(simpleName(g.className)).append(" | ").append(params).append(" | ")
+                    .append(method(r)).append(" | ").append(fmt(score)).append(rowUnit.equals(unit) ? "" : " " + rowUnit)
+                    .append(" | ").append(error(score, error))
+                    .append(" | ").append(bytes == null ? "n/a" : fmtBytes(bytes) + forkSpread(r)).append(" |");
+                if (line != null) {
+                    if (base == null) {
+                        md.append(" n/a (no ").append(line.stock()).append(" in this run) | n/a |");
+                    } else {
+                        double baseScore = num(base.getAsJsonObject("primaryMetric"), "score");
+                        Double baseBytes = allocNorm(base);
+                        md.append(' ').append(ratio(speedUp(g.mode, baseScore, score))).append(" | ")
+                            .append(bytes == null || baseBytes == null || baseBytes < 0.5 ? "n/a" : ratio(bytes / baseBytes))
+                            .append(" |");
+                    }
+                }
+                md.append('\n');
+            }
         }
     }
 
-    /** Baseline first, then the other upstream* methods, then the rest, each in JMH's order. */
-    private List<JsonObject> ordered(List<JsonObject> rows) {
-        List<JsonObject> out = new ArrayList<>(rows.size());
-        for (int pass = 0; pass < 3; pass++) {
-            for (JsonObject r : rows) {
-                String m = method(r);
-                int rank = m.equals(baseline) ? 0 : m.startsWith("upstream") ? 1 : 2;
-                if (rank == pass) {
-                    out.add(r);
-                }
-            }
-        }
+    /** The line's stock first, then its drop-ins in the line's order. */
+    private static List<JsonObject> ordered(LineMethods line, List<JsonObject> rows) {
+        List<String> order = new ArrayList<>();
+        order.add(line.stock());
+        order.addAll(line.dropIns());
+        List<JsonObject> out = new ArrayList<>(rows);
+        out.sort(Comparator.comparingInt(r -> order.indexOf(method(r))));
         return out;
     }
 
-    /** > 1 means faster than the baseline, whatever the mode. */
+    /** Whether the row's error exceeds {@link #NOISY} of its score (a row without an error estimate is not). */
+    static boolean noisy(JsonObject r) {
+        JsonObject pm = r.getAsJsonObject("primaryMetric");
+        double score = num(pm, "score");
+        double error = num(pm, "scoreError");
+        return !Double.isNaN(error) && error / Math.abs(score) > NOISY;
+    }
+
+    /** > 1 means faster than the base, whatever the mode. */
     static double speedUp(String mode, double baseScore, double score) {
         return "thrpt".equals(mode) ? score / baseScore : baseScore / score;
     }
@@ -281,7 +315,7 @@ public final class SummaryWriter {
             return "n/a";
         }
         double rel = error / Math.abs(score);
-        return fmt(error) + String.format(Locale.ROOT, " (%.0f %%)", rel * 100) + (rel > NOISY ? " noisy" : "");
+        return fmt(error) + String.format(Locale.ROOT, " (%.0f %%)", rel * 100) + (rel > NOISY ? " **noisy**" : "");
     }
 
     static String ratio(double r) {

@@ -104,7 +104,7 @@ class FreshCloneBuildTest {
         assertThat(run.exit).as("exit of mvn %s; log: %s", String.join(" ", COMMAND), run.log).isZero();
         assertThat(run.output).as("log: %s", run.log)
             // the runner listed what it would run (JMH's list, with the parameters)
-            .contains("io.hotpath.jmh.PropertiesEncodeBenchmark.hotpath")
+            .contains("io.hotpath.jmh.codec.PropertiesEncodeBenchmark.hotpath")
             // the siblings were built from the copied sources, their tests skipped (bsh-property in the root pom)
             .contains("tests skipped: hotpath-codec is built for [jmh]")
             .contains("Building hotpath-codec");
@@ -112,6 +112,7 @@ class FreshCloneBuildTest {
             .as("the benchmarks' class path names this tree's jars")
             .contains(clone.resolve("hotpath-codec/target").toString())
             .doesNotContain("/io/hotpath/");
+        assertThat(clone.resolve("jmh/target/benchmarks.jar")).as("JMH's one runnable jar").isRegularFile();
         // verify installs nothing
         assertThat(repository.resolve("io/hotpath")).doesNotExist();
     }

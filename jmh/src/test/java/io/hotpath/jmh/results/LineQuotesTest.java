@@ -80,11 +80,11 @@ class LineQuotesTest {
             "0001 PropertiesEncodeBenchmark corpus=small5,large12 upstream490 -> hotpath",
             "0002 PersistedPropertiesBenchmark shape=small5 upstream490 -> hotpath"));
         Pattern include = Pattern.compile(quotes.include());
-        assertThat(include.matcher("io.hotpath.jmh.PropertiesEncodeBenchmark.hotpath").find()).isTrue();
-        assertThat(include.matcher("io.hotpath.jmh.PersistedPropertiesBenchmark.upstream490").find()).isTrue();
-        assertThat(include.matcher("io.hotpath.jmh.PropertiesEncodeBenchmark.hotpath491").find()).isFalse();
-        assertThat(include.matcher("io.hotpath.jmh.PersistedPropertiesEncodeBenchmark.hotpath").find()).isFalse();
-        assertThat(include.matcher("io.hotpath.jmh.PropertiesParseBenchmark.hotpath").find()).isFalse();
+        assertThat(include.matcher("io.hotpath.jmh.codec.PropertiesEncodeBenchmark.hotpath").find()).isTrue();
+        assertThat(include.matcher("io.hotpath.jmh.store.PersistedPropertiesBenchmark.upstream490").find()).isTrue();
+        assertThat(include.matcher("io.hotpath.jmh.codec.PropertiesEncodeBenchmark.hotpath491").find()).isFalse();
+        assertThat(include.matcher("io.hotpath.jmh.store.PersistedPropertiesEncodeBenchmark.hotpath").find()).isFalse();
+        assertThat(include.matcher("io.hotpath.jmh.codec.PropertiesParseBenchmark.hotpath").find()).isFalse();
         assertThat(quotes.params()).containsOnlyKeys("corpus", "shape");
         assertThat(quotes.params().get("corpus")).containsExactly("small5", "large12");
     }

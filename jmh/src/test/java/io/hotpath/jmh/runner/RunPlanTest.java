@@ -11,36 +11,39 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 class RunPlanTest {
 
     @Test
-    void usesTheSharedDefaultsWhenTheyFitTheBudget() {
-        RunPlan p = RunPlan.plan(4, "", "", "", "", "", "");
-        assertThat(p.forks).isEqualTo(AbstractBenchmark.FORKS);
-        assertThat(p.measurementMillis).isEqualTo(AbstractBenchmark.ITERATION_MILLIS);
-        assertThat(p.note).isEmpty();
+    void usesTheSharedDefaultsUnchangedHoweverManyBenchmarksThereAre() {
+        // control for the old behaviour: 68 combinations once shortened the iterations to 200 ms to fit 480 s
+        RunPlan p = RunPlan.plan(68, "", "", "", "", "", "");
+        assertThat(p.forks).isEqualTo(AbstractBenchmark.FORKS).isGreaterThanOrEqualTo(3);
+        assertThat(p.warmupIterations).isEqualTo(AbstractBenchmark.WARMUP_ITERATIONS);
+        assertThat(p.iterations).isEqualTo(AbstractBenchmark.MEASUREMENT_ITERATIONS);
+        assertThat(p.warmupMillis).isEqualTo(p.measurementMillis).isEqualTo(1000);
     }
 
     @Test
-    void shortensIterationsToFitTheBudgetWhenNothingWasOverridden() {
-        RunPlan p = RunPlan.plan(40, "", "", "", "", "", "600");
-        assertThat(p.estimateSeconds()).isLessThanOrEqualTo(600);
-        assertThat(p.measurementMillis).isLessThan(AbstractBenchmark.ITERATION_MILLIS).isGreaterThanOrEqualTo(RunPlan.MIN_ITERATION_MILLIS);
-        assertThat(p.forks).isEqualTo(AbstractBenchmark.FORKS);
-        assertThat(p.note).contains("shortened");
+    void refusesInOneLineAPlanOverTheBudgetInsteadOfShorteningIt() {
+        assertThatThrownBy(() -> RunPlan.plan(40, "", "", "", "", "", "600"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("40 benchmark/param combinations x 3 forks x (5 warmup x 1 s + 8 measurement x 1 s) would take"
+                + " ~32 min 00 s, over -Djmh.budget=600 s: narrow -Djmh.include or lower -Djmh.forks / -Djmh.iterations"
+                + " (nothing is shortened for you)")
+            .message().doesNotContain("\n");
     }
 
     @Test
-    void saysSoWhenEvenTheShortestIterationsMissTheBudget() {
-        RunPlan p = RunPlan.plan(100, "", "", "", "", "", "600");
-        assertThat(p.measurementMillis).isEqualTo(RunPlan.MIN_ITERATION_MILLIS);
-        assertThat(p.note).contains("still ~").contains("raise -Djmh.budget or narrow -Djmh.include");
+    void acceptsAPlanWithinTheBudget() {
+        RunPlan p = RunPlan.plan(8, "", "", "", "", "", "420");
+        assertThat(p.estimateSeconds()).isEqualTo(8 * 3 * (3.0 + 13));
+        assertThat(p.measurementMillis).isEqualTo(1000);
     }
 
     @Test
-    void keepsExplicitSettingsEvenOverBudget() {
-        RunPlan p = RunPlan.plan(100, "4", "", "", "10", "2s", "60");
+    void keepsExplicitSettingsAndChecksThemAgainstTheBudgetToo() {
+        RunPlan p = RunPlan.plan(100, "4", "", "", "10", "2s", "");
         assertThat(p.forks).isEqualTo(4);
         assertThat(p.iterations).isEqualTo(10);
         assertThat(p.measurementMillis).isEqualTo(2000);
-        assertThat(p.note).isEmpty();
+        assertThatThrownBy(() -> RunPlan.plan(100, "4", "", "", "10", "2s", "60")).hasMessageContaining("over -Djmh.budget=60 s");
     }
 
     @Test
@@ -53,18 +56,10 @@ class RunPlanTest {
     }
 
     @Test
-    void theBudgetNeverShortensWhatWasGivenAfterTheDashes() throws CommandLineOptionException {
-        // control: shortensIterationsToFitTheBudgetWhenNothingWasOverridden, the same plan without the option
-        RunPlan p = RunPlan.plan(40, new CommandLineOptions("-r", "1s"), "", "", "", "", "", "600");
-        assertThat(p.measurementMillis).isEqualTo(1000);
-        assertThat(p.warmupMillis).isEqualTo(AbstractBenchmark.ITERATION_MILLIS);
-        assertThat(p.note).isEmpty();
-    }
-
-    @Test
     void rejectsMalformedSettingsInOneLine() {
         assertThatThrownBy(() -> RunPlan.plan(1, "two", "", "", "", "", "")).hasMessage("-Djmh.forks must be a non-negative integer, got 'two'");
         assertThatThrownBy(() -> RunPlan.plan(1, "", "", "", "", "soon", "")).hasMessageContaining("-Djmh.time must be a JMH time");
         assertThatThrownBy(() -> RunPlan.plan(1, "", "", "", "0", "", "")).hasMessageContaining("-Djmh.iterations must be a positive integer");
+        assertThatThrownBy(() -> RunPlan.plan(1, "", "", "", "", "", "soon")).hasMessage("-Djmh.budget must be a positive integer, got 'soon'");
     }
 }

@@ -6,30 +6,32 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The summary's parsing and ratio arithmetic on a canned JMH JSON; nothing here measures speed. */
+/**
+ * The summary's grouping by release line, its ratios and its noise marks, on a small synthetic JMH JSON
+ * (canned-lines-result.json: one parse benchmark with every line's rows, a floor and upstreamLatest; one decode
+ * benchmark whose line has no stock row). Nothing here measures speed.
+ */
 class SummaryWriterTest {
 
     private static String summary;
 
     @BeforeAll
     static void writeCannedSummary() throws IOException {
-        String json;
-        try (InputStream in = SummaryWriterTest.class.getResourceAsStream("canned-result.json")) {
-            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
         SummaryWriter.RunContext ctx = new SummaryWriter.RunContext();
         ctx.date = "2026-01-02T03:04:05Z";
         ctx.command = "mvn -B -pl jmh verify";
-        ctx.jmhArgs = "^io\\.hotpath\\.jmh\\. -f 2";
-        ctx.duration = "4 min 10 s";
-        ctx.estimate = "4 min 00 s";
+        ctx.jmhArgs = "\\.(A|B)\\.(upstream490|hotpath)$ -f 3";
+        ctx.duration = "18 min 10 s";
+        ctx.estimate = "19 min 12 s";
         ctx.cpus = 2;
         ctx.idleBeforePercent = 97.5;
         ctx.othersDuringPercent = 1.2;
-        summary = new SummaryWriter("upstream490").write(json, ctx);
+        summary = new SummaryWriter(LineMethods.ALL).write(canned(), ctx);
     }
 
     @Test
@@ -37,46 +39,67 @@ class SummaryWriterTest {
         assertThat(summary)
             .contains("- Date: 2026-01-02T03:04:05Z\n")
             .contains("- JVM: OpenJDK 64-Bit Server VM 17.0.15+6 (JDK 17.0.15), /opt/jdk/bin/java; JMH 1.37\n")
-            .contains("- Settings: 2 forks x (3 warmup x 1 s + 5 measurement x 1 s), mode avgt, 1 thread(s)\n")
+            .contains("- Settings: 3 forks x (5 warmup x 1 s + 8 measurement x 1 s), mode avgt, 1 thread(s)\n")
             .contains("- Fork JVM args: `-Xms2g -Xmx2g -XX:+AlwaysPreTouch`\n")
             .contains("- Command: `mvn -B -pl jmh verify`\n")
-            .contains("- Duration: 4 min 10 s (estimated 4 min 00 s)\n")
+            .contains("- Duration: 18 min 10 s (estimated 19 min 12 s)\n")
             .contains("- Machine: 2 CPUs; 97.5 % idle right before the run, other processes used 1.2 % of all CPUs during it -> **quiet**\n");
     }
 
     @Test
-    void putsBaselineFirstAndComputesRatiosAgainstItFromTheSameGroup() {
-        assertThat(summary).contains("## SampleEncodeBenchmark · corpus=small5\n\n"
-            + "| method | ns/op | ± error | B/op | speed-up vs upstream490 | B/op vs upstream490 |\n"
-            + "|---|---:|---:|---:|---:|---:|\n"
-            + "| upstream490 | 400.0 | 60.0 (15 %) noisy | 480 | 1.00x | 1.00x |\n"
-            + "| upstreamLatest | 250.0 | n/a | 644 (forks 600...688) | 1.60x | 1.34x |\n"
-            + "| hotpath | 100.0 | 5.00 (5 %) | 120 | 4.00x | 0.25x |\n");
+    void headerCountsTheRowsWhoseErrorExceedsTenPercent() {
+        // upstream490 (60 of 400 = 15 %) and hotpath491 (30 of 150 = 20 %); upstreamLatest has no error estimate
+        assertThat(summary).contains("- Noisy rows: 2 of 10 (error above 10 % of the score, marked **noisy**: do not quote"
+            + " them); 1 without an error estimate (too few iterations), not quotable either\n");
+        assertThat(summary.split("\\*\\*noisy\\*\\*", -1)).hasSize(1 + 1 + 2); // the header's legend and the two rows
     }
 
     @Test
-    void givesNoByteRatioWhenTheBaselineAllocatesNothing() {
-        assertThat(summary).contains("## SampleEncodeBenchmark · corpus=large12\n\n"
-            + "| method | ns/op | ± error | B/op | speed-up vs upstream490 | B/op vs upstream490 |\n"
-            + "|---|---:|---:|---:|---:|---:|\n"
-            + "| upstream490 | 5000 | 100.0 (2 %) | 0 | 1.00x | n/a |\n"
-            + "| hotpath | 1250 | 12.5 (1 %) | 0 | 4.00x | n/a |\n");
+    void comparesTheOldestLineWithItsOwnStock() {
+        assertThat(summary).contains("## 4.9.0 line: hotpath vs upstream490\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op | speed-up vs upstream490 | B/op vs upstream490 |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|\n"
+            + "| SampleParseBenchmark | corpus=large12 | upstream490 | 400.0 | 60.0 (15 %) **noisy** | 480 | 1.00x | 1.00x |\n"
+            + "| SampleParseBenchmark | corpus=large12 | hotpath | 100.0 | 5.00 (5 %) | 120 | 4.00x | 0.25x |\n");
     }
 
     @Test
-    void writesATableWithoutRatiosForAClassWithoutBaseline() {
-        assertThat(summary).contains("## SampleDecodeBenchmark\n\n"
-            + "| method | ns/op | ± error | B/op |\n"
-            + "|---|---:|---:|---:|\n"
-            + "| upstreamLatest | 84.0 | 2.00 (2 %) | n/a |\n"
-            + "| hotpath | 42.0 | 1.00 (2 %) | n/a |\n"
-            + "\n(no upstream490 method in this group: no ratios)\n");
+    void comparesEachLaterLinesDropInsWithThatLinesStockNotWith490() {
+        // against upstream490 hotpath491 would read 2.67x and 0.62x
+        assertThat(summary).contains("## 4.9.8 line: hotpath491, hotpath498 vs upstream498\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op | speed-up vs upstream498 | B/op vs upstream498 |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|\n"
+            + "| SampleParseBenchmark | corpus=large12 | upstream498 | 300.0 | 3.00 (1 %) | 600 | 1.00x | 1.00x |\n"
+            + "| SampleParseBenchmark | corpus=large12 | hotpath491 | 150.0 | 30.0 (20 %) **noisy** | 300 | 2.00x | 0.50x |\n");
     }
 
     @Test
-    void keepsGroupsInJmhOrder() {
-        assertThat(summary.indexOf("corpus=small5")).isLessThan(summary.indexOf("corpus=large12"));
-        assertThat(summary.indexOf("corpus=large12")).isLessThan(summary.indexOf("## SampleDecodeBenchmark"));
+    void givesNoRatioWithoutTheLinesStockInTheSameGroupNorAByteRatioWhenStockAllocatesNothing() {
+        assertThat(summary).contains("## 5.3.3 line: hotpath520, hotpath533 vs upstream533\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op | speed-up vs upstream533 | B/op vs upstream533 |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|\n"
+            + "| SampleParseBenchmark | corpus=large12 | upstream533 | 200.0 | 2.00 (1 %) | 0 | 1.00x | n/a |\n"
+            + "| SampleParseBenchmark | corpus=large12 | hotpath520 | 100.0 | 1.00 (1 %) | 0 | 2.00x | n/a |\n"
+            + "| SampleDecodeBenchmark | header=V2 | hotpath533 | 42.0 | 1.00 (2 %) | n/a | n/a (no upstream533 in this run) | n/a |\n");
+    }
+
+    @Test
+    void listsTheRowsOfNoLineLastWithoutRatios() {
+        assertThat(summary).endsWith("## Rows of no line (no ratios)\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op |\n"
+            + "|---|---|---|---:|---:|---:|\n"
+            + "| SampleParseBenchmark | corpus=large12 | floorNoScan | 50.0 | 1.00 (2 %) | 96 |\n"
+            + "| SampleParseBenchmark | corpus=large12 | upstreamLatest | 250.0 | n/a | 644 (forks 600...688) |\n"
+            + "| SampleDecodeBenchmark | header=V2 | upstreamLatest | 84.0 | 2.00 (2 %) | n/a |\n");
+        assertThat(summary.indexOf("## 4.9.0")).isLessThan(summary.indexOf("## 4.9.8"));
+        assertThat(summary.indexOf("## 4.9.8")).isLessThan(summary.indexOf("## 5.3.3"));
+    }
+
+    @Test
+    void marksAnErrorAboveTenPercentOnlyNotOneOfExactlyTen() {
+        assertThat(SummaryWriter.noisy(row(100.0, "10.0"))).isFalse();
+        assertThat(SummaryWriter.noisy(row(100.0, "10.1"))).isTrue();
+        assertThat(SummaryWriter.noisy(row(100.0, "\"NaN\""))).isFalse();
     }
 
     @Test
@@ -93,5 +116,16 @@ class SummaryWriterTest {
         busy.idleBeforePercent = 40.0;
         busy.othersDuringPercent = 55.0;
         assertThat(SummaryWriter.machine(busy)).endsWith("**NOT quiet: absolute numbers are inflated, ratios noisy**");
+    }
+
+    private static JsonObject row(double score, String error) {
+        return JsonParser.parseString("{\"primaryMetric\": {\"score\": " + score + ", \"scoreError\": " + error + "}}")
+            .getAsJsonObject();
+    }
+
+    private static String canned() throws IOException {
+        try (InputStream in = SummaryWriterTest.class.getResourceAsStream("canned-lines-result.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 }

@@ -1,7 +1,8 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;

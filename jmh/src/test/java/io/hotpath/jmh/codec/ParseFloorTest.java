@@ -1,4 +1,4 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.Map;
 
+import io.hotpath.jmh.PropertiesCorpus;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,5 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.header;
 
-import io.hotpath.codec.header.SendHeaderDecoder;
-import io.hotpath.codec.header.SendHeaderDecoder498;
-import io.hotpath.codec.header.SendHeaderDecoder533;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -14,6 +11,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import io.hotpath.codec.header.SendHeaderDecoder498;
+import io.hotpath.codec.header.SendHeaderDecoder533;
+import io.hotpath.codec.header.SendHeaderDecoder;
+import io.hotpath.jmh.AbstractBenchmark;
 import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
 import org.apache.rocketmq.broker.processor.SendMessageProcessor;
 import org.apache.rocketmq.common.message.MessageDecoder;
@@ -62,6 +64,9 @@ import org.openjdk.jmh.annotations.State;
  * {@code RemotingCommand.decode} as the broker's NettyDecoder calls it), so extFields is exactly
  * what the broker holds: fastjson's HashMap with interned keys (fastjson's SymbolTable) and fresh
  * values. The newest release's requests share those extFields maps.
+ *
+ * <p>Run: {@code mvn -pl jmh verify -Djmh.include=SendHeaderDecodeBenchmark} (every method and parameter; or
+ * {@code java -jar jmh/target/benchmarks.jar SendHeaderDecodeBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 public class SendHeaderDecodeBenchmark extends AbstractBenchmark {

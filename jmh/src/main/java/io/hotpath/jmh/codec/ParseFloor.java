@@ -1,10 +1,11 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.codec;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.hotpath.codec.PropertiesCodec490;
+import io.hotpath.jmh.Guards;
 
 /**
  * The "floor" rows of the parse benchmarks: what a drop-in parse must do at least, with what it

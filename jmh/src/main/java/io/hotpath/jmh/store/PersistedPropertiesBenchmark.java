@@ -1,13 +1,16 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.store;
 
-import io.hotpath.codec.PropertiesCodec490;
-import io.hotpath.codec.PropertiesCodec491;
-import io.hotpath.codec.PropertiesCodec520;
-import io.hotpath.store.PersistedProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.StringJoiner;
+
+import io.hotpath.codec.PropertiesCodec490;
+import io.hotpath.codec.PropertiesCodec491;
+import io.hotpath.codec.PropertiesCodec520;
+import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.jmh.Guards;
+import io.hotpath.store.PersistedProperties;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -41,6 +44,9 @@ import org.openjdk.jmh.annotations.State;
  * </ul>
  * Inputs: seeded 4.9.0 producer headers ({@link ProducerPropertiesCorpus}), cycled; a 5.2.0+ producer writes
  * the same String. Broker settings are 5.3.3's defaults (region DefaultRegion, trace on, DefaultCluster).
+ *
+ * <p>Run: {@code mvn -pl jmh verify -Djmh.include=PersistedPropertiesBenchmark} (every method and parameter; or
+ * {@code java -jar jmh/target/benchmarks.jar PersistedPropertiesBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 public class PersistedPropertiesBenchmark extends AbstractBenchmark {

@@ -1,10 +1,13 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.codec;
 
 import java.util.Map;
 
 import io.hotpath.codec.PropertiesCodec490;
 import io.hotpath.codec.PropertiesCodec491;
 import io.hotpath.codec.PropertiesCodec520;
+import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.jmh.Guards;
+import io.hotpath.jmh.PropertiesCorpus;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -23,6 +26,9 @@ import org.openjdk.jmh.annotations.State;
  * rules into a {@code HashMap} of 128 buckets) and its like-for-like is {@code upstream533}. On this corpus every release
  * yields equal content; {@code upstreamLatest} sizes its map for 128 entries, so its iteration
  * order differs.
+ *
+ * <p>Run: {@code mvn -pl jmh verify -Djmh.include=PropertiesParseBenchmark} (every method and parameter; or
+ * {@code java -jar jmh/target/benchmarks.jar PropertiesParseBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 public class PropertiesParseBenchmark extends AbstractBenchmark {

@@ -1,10 +1,13 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.codec;
 
 import java.util.Map;
 
 import io.hotpath.codec.PropertiesCodec490;
 import io.hotpath.codec.PropertiesCodec491;
 import io.hotpath.codec.PropertiesCodec520;
+import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.jmh.Guards;
+import io.hotpath.jmh.PropertiesCorpus;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -22,6 +25,9 @@ import org.openjdk.jmh.annotations.State;
  * format (no trailing separator) that the trimmed store writes, and its like-for-like is
  * {@code upstream498}; {@code hotpath520} is the 5.2.0+ format (4.9.0's string again), and its like-for-like
  * is {@code upstream533}.
+ *
+ * <p>Run: {@code mvn -pl jmh verify -Djmh.include=PropertiesEncodeBenchmark} (every method and parameter; or
+ * {@code java -jar jmh/target/benchmarks.jar PropertiesEncodeBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 public class PropertiesEncodeBenchmark extends AbstractBenchmark {

@@ -1,9 +1,11 @@
-package io.hotpath.jmh;
+package io.hotpath.jmh.store;
 
-import io.hotpath.store.PersistedProperties;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
+
+import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.store.PersistedProperties;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -15,6 +17,9 @@ import org.openjdk.jmh.annotations.State;
  * {@link PersistedProperties} from the parse that {@link PersistedPropertiesBenchmark} includes.
  * {@code upstream490()}: {@code messageProperties2String(map).getBytes}; {@code upstream498()}:
  * 4.9.8's WAIT remove, serialize, re-put, {@code getBytes}; {@code hotpath()}: ours.
+ *
+ * <p>Run: {@code mvn -pl jmh verify -Djmh.include=PersistedPropertiesEncodeBenchmark} (every method and parameter; or
+ * {@code java -jar jmh/target/benchmarks.jar PersistedPropertiesEncodeBenchmark -prof gc}).
  */
 @State(Scope.Thread)
 public class PersistedPropertiesEncodeBenchmark extends AbstractBenchmark {

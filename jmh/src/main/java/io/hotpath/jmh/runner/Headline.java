@@ -1,0 +1,79 @@
+package io.hotpath.jmh.runner;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.hotpath.jmh.PropertiesCorpus;
+import io.hotpath.jmh.codec.PropertiesEncodeBenchmark;
+import io.hotpath.jmh.codec.PropertiesParseBenchmark;
+import io.hotpath.jmh.header.SendHeaderDecodeBenchmark;
+import io.hotpath.jmh.store.PersistedPropertiesBenchmark;
+
+/**
+ * What the default run ({@code mvn -pl jmh verify} with no selection of its own) measures: every release line's
+ * drop-ins against that line's own stock ({@link LineMethods}) on the headline paths, one realistic input each.
+ * With {@link io.hotpath.jmh.AbstractBenchmark}'s settings that is 8 methods per line x 3 forks x (5 + 8) x 1 s plus
+ * fork start-up: about 6 min per line. The full matrix (every method, floors and upstreamLatest included, every
+ * parameter value) runs with {@code -Djmh.matrix=full}, or narrowed by {@code -Djmh.include} / {@code -Djmh.params}.
+ */
+public final class Headline {
+
+    /** The hot paths every line patches: properties parse and encode, send-header decode, the stored properties. */
+    static final List<String> BENCHMARKS = List.of(
+        PropertiesParseBenchmark.class.getSimpleName(),
+        PropertiesEncodeBenchmark.class.getSimpleName(),
+        SendHeaderDecodeBenchmark.class.getSimpleName(),
+        PersistedPropertiesBenchmark.class.getSimpleName());
+
+    /**
+     * One value per parameter: a producer's message with user properties (what real traffic carries besides
+     * TAGS, KEYS, WAIT, UNIQ_KEY and CLUSTER) and the SEND_MESSAGE_V2 header every client since 4.x sends.
+     */
+    static final Map<String, String> PARAMS = params();
+
+    private Headline() {
+    }
+
+    /** Whether the run is the default one: no selection given by property, by -Djmh.matrix or after {@code --}. */
+    static boolean applies(String matrix, String include, String exclude, String params, JmhArguments args) {
+        String m = matrix == null ? "" : matrix.trim();
+        if (!m.isEmpty() && !m.equals("headline") && !m.equals("full")) {
+            throw new IllegalArgumentException("-Djmh.matrix must be headline (the default) or full, got '" + matrix + "'");
+        }
+        boolean ownSelection = !blank(include) || !blank(exclude) || !blank(params) || args.givesSelection(PARAMS.keySet());
+        if (m.equals("headline") && ownSelection) {
+            throw new IllegalArgumentException("-Djmh.matrix=headline is a fixed selection: give no -Djmh.include,"
+                + " -Djmh.exclude, -Djmh.params or benchmark regexp / -p after -- with it");
+        }
+        return !m.equals("full") && !ownSelection;
+    }
+
+    /** The default run's JMH selection: one include per line, one value per parameter. */
+    static void select(JmhArguments args) {
+        for (LineMethods line : LineMethods.ALL) {
+            args.include(include(line));
+        }
+        for (Map.Entry<String, String> p : PARAMS.entrySet()) {
+            args.param(p.getKey(), p.getValue());
+        }
+    }
+
+    /** The JMH include of one line's headline rows. */
+    static String include(LineMethods line) {
+        return line.include(BENCHMARKS);
+    }
+
+    private static Map<String, String> params() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("corpus", PropertiesCorpus.LARGE12);
+        p.put("shape", PropertiesCorpus.LARGE12);
+        p.put("header", "V2");
+        return Collections.unmodifiableMap(p);
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.trim().isEmpty();
+    }
+}

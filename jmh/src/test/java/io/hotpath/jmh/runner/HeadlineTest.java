@@ -1,0 +1,114 @@
+package io.hotpath.jmh.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import io.hotpath.jmh.AbstractBenchmark;
+import io.hotpath.jmh.results.LineQuotes;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * The default run ({@code mvn -pl jmh verify} with no selection): what JMH selects from its generated benchmark list
+ * for it, the settings, and the time per line that the settings and selection add up to.
+ */
+class HeadlineTest {
+
+    private static final int PER_LINE = Headline.BENCHMARKS.size() * 2; // each benchmark: the line's stock and one drop-in
+
+    @Test
+    void selectsEachLinesStockAndOneDropInOnEveryHeadlineBenchmarkWithOneParameterValue() throws Exception {
+        CommandLineOptions all = defaultSelection();
+        assertThat(BenchmarkRunner.combinations(all)).isEqualTo(LineMethods.ALL.size() * PER_LINE).isEqualTo(24);
+        for (LineMethods line : LineMethods.ALL) {
+            List<String> methods = new ArrayList<>();
+            for (BenchmarkListEntry e : entries(List.of(Headline.include(line)))) {
+                String name = e.getUsername();
+                methods.add(name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1));
+            }
+            assertThat(methods).as("line %s", line.release()).hasSize(PER_LINE);
+            for (String benchmark : Headline.BENCHMARKS) {
+                List<String> own = methods.stream().filter(m -> m.startsWith(benchmark + ".")).toList();
+                assertThat(own).as("%s on line %s", benchmark, line.release()).hasSize(2)
+                    .contains(benchmark + "." + line.stock());
+            }
+        }
+        assertThat(new TreeSet<>(all.getParameter("corpus").get())).containsExactly("large12");
+        assertThat(new TreeSet<>(all.getParameter("shape").get())).containsExactly("large12");
+        assertThat(new TreeSet<>(all.getParameter("header").get())).containsExactly("V2");
+    }
+
+    @Test
+    void runsEachLineWithThreeForksAndOneSecondIterationsInUnderSevenMinutes() {
+        RunPlan line = RunPlan.plan(PER_LINE, "", "", "", "", "", "");
+        assertThat(line.forks).isEqualTo(3);
+        assertThat(line.warmupIterations).isEqualTo(5);
+        assertThat(line.iterations).isEqualTo(8);
+        assertThat(line.warmupMillis).isEqualTo(line.measurementMillis).isEqualTo(AbstractBenchmark.ITERATION_MILLIS).isEqualTo(1000);
+        // 8 methods x 3 forks x ((5 + 8) x 1 s + 3 s fork start-up) = 384 s
+        assertThat(line.estimateSeconds()).isEqualTo(384.0).isLessThanOrEqualTo(7 * 60);
+        assertThat(RunPlan.plan(3 * PER_LINE, "", "", "", "", "", "").estimateSeconds()).isLessThanOrEqualTo(21 * 60);
+    }
+
+    @Test
+    void appliesOnlyWhenNothingElseSelects() {
+        JmhArguments none = new JmhArguments(List.of());
+        assertThat(Headline.applies("", "", "", "", none)).isTrue();
+        assertThat(Headline.applies("headline", "", "", "", none)).isTrue();
+        assertThat(Headline.applies("full", "", "", "", none)).isFalse();
+        assertThat(Headline.applies("", "Parse", "", "", none)).isFalse();
+        assertThat(Headline.applies("", "", "Floor", "", none)).isFalse();
+        assertThat(Headline.applies("", "", "", "corpus=small5", none)).isFalse();
+        assertThat(Headline.applies("", "", "", "", new JmhArguments(List.of("Parse")))).isFalse();
+        assertThat(Headline.applies("", "", "", "", new JmhArguments(List.of("-p", "header=V1")))).isFalse();
+        // settings after -- keep the default selection
+        assertThat(Headline.applies("", "", "", "", new JmhArguments(List.of("-f", "1", "-prof", "stack")))).isTrue();
+    }
+
+    @Test
+    void refusesAnUnknownMatrixOrAHeadlineWithASelectionInOneLine() {
+        JmhArguments none = new JmhArguments(List.of());
+        assertThatThrownBy(() -> Headline.applies("all", "", "", "", none))
+            .hasMessage("-Djmh.matrix must be headline (the default) or full, got 'all'");
+        assertThatThrownBy(() -> Headline.applies("headline", "Parse", "", "", none))
+            .hasMessageStartingWith("-Djmh.matrix=headline is a fixed selection");
+    }
+
+    @Test
+    void agreesWithWhatEachLinesPatchesQuote() {
+        // two records of the same fact: LineMethods (the summary's and the default run's) and <line>.quotes
+        for (LineMethods line : LineMethods.ALL) {
+            LineQuotes quotes = LineQuotes.load(line.release());
+            for (String patch : quotes.patches()) {
+                for (LineQuotes.Comparison c : quotes.comparisons(patch)) {
+                    assertThat(c.stock).as("%s %s %s", line.release(), patch, c.benchmark).isEqualTo(line.stock());
+                    assertThat(line.dropIns()).as("%s %s %s", line.release(), patch, c.benchmark).contains(c.patched);
+                }
+            }
+        }
+    }
+
+    private static CommandLineOptions defaultSelection() throws CommandLineOptionException {
+        JmhArguments args = new JmhArguments(List.of());
+        Headline.select(args);
+        return new CommandLineOptions(args.toList().toArray(new String[0]));
+    }
+
+    private static List<BenchmarkListEntry> entries(List<String> includes) {
+        List<BenchmarkListEntry> out = new ArrayList<>();
+        for (BenchmarkListEntry e : BenchmarkList.defaultList().find(
+                OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), includes, List.of())) {
+            out.add(e);
+        }
+        return out;
+    }
+}
