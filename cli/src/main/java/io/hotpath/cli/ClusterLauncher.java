@@ -1,6 +1,7 @@
 package io.hotpath.cli;
 
 import io.hotpath.e2e.spec.ChildJvms;
+import io.hotpath.e2e.spec.NetMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,14 +41,12 @@ final class ClusterLauncher {
 
     /** The controller {@code main} with {@code args}: help without a namespace; else prepared, launched, swept. */
     int run(String main, List<String> args, MavenRun maven) {
-        boolean help = args.contains("-h") || args.contains("--help");
-        if (help) {
+        // outside the namespace (Maven needs the network): options checked, lines resolved, distributions built
+        ClusterPreparation.Launch launch = ClusterPreparation.prepare(root, main.equals(CAMPAIGN) ? "campaign" : "smoke", args, maven);
+        if (launch.help()) {
             return exec(javaCommand(main, args, List.of(), controllerClasspath(null)));
         }
-        // outside the namespace (Maven needs the network): options checked, lines resolved, distributions built
-        ClusterPreparation.run(root, Stream.concat(Stream.of(main.equals(CAMPAIGN) ? "campaign" : "smoke"), args.stream()).toList(),
-            maven);
-        List<String> namespace = args.contains("--no-netns") ? List.of() : PrivateNetwork.unshare(isRealistic(args));
+        List<String> namespace = launch.privateNetwork() ? PrivateNetwork.unshare(launch.net() == NetMode.REALISTIC) : List.of();
         Path clientHome = claimRunDirectory();
         String stamp = clientHome.getFileName().toString().replaceFirst("-client$", "");
         try {
@@ -98,7 +97,7 @@ final class ClusterLauncher {
         if (interrupted.get() != null) {
             controller(process, namespaced).ifPresent(ProcessHandle::destroy);
         }
-        int exit = waitFor(process);
+        int exit = ChildProcesses.waitFor(process);
         List<Long> leftovers = leftovers(stamp);
         if (!leftovers.isEmpty()) {
             leftovers.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
@@ -125,16 +124,6 @@ final class ClusterLauncher {
         }
         Optional<ProcessHandle> child = process.toHandle().children().findFirst();
         return child.isPresent() ? child : Optional.of(process.toHandle());
-    }
-
-    private static int waitFor(Process process) {
-        while (true) {
-            try {
-                return process.waitFor();
-            } catch (InterruptedException e) {
-                // keep waiting: the controller is stopping the cluster
-            }
-        }
     }
 
     /**
@@ -233,8 +222,7 @@ final class ClusterLauncher {
     }
 
     private List<String> javaCommand(String main, List<String> args, List<String> runProperties, Classpaths classpaths) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xms256m", "-Xmx1g", "-XX:+UseG1GC"));
+        List<String> command = new ArrayList<>(List.of(ChildProcesses.java(), "-Xms256m", "-Xmx1g", "-XX:+UseG1GC"));
         command.addAll(ChildJvms.JDK17_FLAGS);
         command.addAll(runProperties);
         command.add("-Dhotpath.root=" + root);
@@ -246,21 +234,10 @@ final class ClusterLauncher {
 
     private static int exec(List<String> command) {
         try {
-            return waitFor(new ProcessBuilder(command).inheritIO().start());
+            return ChildProcesses.waitFor(new ProcessBuilder(command).inheritIO().start());
         } catch (IOException e) {
             throw new CommandFailure("cannot start " + command.get(0) + ": " + e.getMessage());
         }
-    }
-
-    private static boolean isRealistic(List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (arg.equalsIgnoreCase("--net=realistic") || arg.equals("--net") && i + 1 < args.size()
-                && args.get(i + 1).equalsIgnoreCase("realistic")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasSetsid() {

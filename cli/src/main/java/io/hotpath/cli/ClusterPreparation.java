@@ -3,6 +3,7 @@ package io.hotpath.cli;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.campaign.CampaignOptions;
 import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
@@ -26,23 +27,44 @@ final class ClusterPreparation {
     private ClusterPreparation() {
     }
 
+    /** What the launcher takes from a run's parsed options: help only, and which network the run gets. */
+    record Launch(boolean help, boolean privateNetwork, NetMode net) {
+    }
+
+    /** {@code bin/hotpath prepare smoke|campaign <options>}: {@link #prepare} alone, nothing run. */
     static int run(Path root, List<String> args, MavenRun maven) {
         if (args.isEmpty()) {
             throw new UsageException("prepare needs 'smoke' or 'campaign', then that command's options");
         }
-        String[] options = args.subList(1, args.size()).toArray(String[]::new);
-        Map<ReleaseLine, List<String>> needed = switch (args.get(0)) {
-            case "smoke" -> smoke(root, SmokeOptions.parse(options));
-            case "campaign" -> campaign(root, CampaignOptions.parse(options));
-            default -> throw new UsageException("prepare takes 'smoke' or 'campaign', not '" + args.get(0) + "'");
-        };
+        prepare(root, args.get(0), args.subList(1, args.size()), maven);
+        return 0;
+    }
+
+    /** Parses the {@code kind} ("smoke" or "campaign") run's options once, builds what it needs, and tells the launcher. */
+    static Launch prepare(Path root, String kind, List<String> args, MavenRun maven) {
+        String[] options = args.toArray(String[]::new);
+        Launch launch;
+        Map<ReleaseLine, List<String>> needed;
+        switch (kind) {
+            case "smoke" -> {
+                SmokeOptions smoke = SmokeOptions.parse(options);
+                launch = new Launch(smoke.help(), smoke.privateNetwork(), smoke.net());
+                needed = smoke(root, smoke);
+            }
+            case "campaign" -> {
+                CampaignOptions campaign = CampaignOptions.parse(options);
+                launch = new Launch(campaign.help(), campaign.privateNetwork(), campaign.net());
+                needed = campaign(root, campaign);
+            }
+            default -> throw new UsageException("prepare takes 'smoke' or 'campaign', not '" + kind + "'");
+        }
         needed.forEach((line, specs) -> {
             List<String> flavors = stale(line, specs, root);
             if (!flavors.isEmpty()) {
                 build(root, line.release(), flavors.size() == 2 ? "both" : flavors.get(0), maven);
             }
         });
-        return 0;
+        return launch;
     }
 
     private static Map<ReleaseLine, List<String>> smoke(Path root, SmokeOptions options) {

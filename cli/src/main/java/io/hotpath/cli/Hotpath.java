@@ -3,6 +3,7 @@ package io.hotpath.cli;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.lines.ReleaseLineException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -94,7 +95,7 @@ public final class Hotpath {
             System.out.println("usage: bin/hotpath run [smoke options, see bin/hotpath smoke --help]");
             return 0;
         }
-        List<String> smoke = new java.util.ArrayList<>(List.of("--dist", "both"));
+        List<String> smoke = new ArrayList<>(List.of("--dist", "both"));
         smoke.addAll(args);
         return new ClusterLauncher(root).run(ClusterLauncher.SMOKE, smoke, maven);
     }

@@ -114,7 +114,7 @@ final class Patches {
     }
 
     private static int java(List<String> arguments) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(List.of(ChildProcesses.java()));
         command.addAll(arguments);
         try {
             Process process = new ProcessBuilder(command).inheritIO().start();

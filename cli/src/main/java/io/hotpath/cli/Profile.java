@@ -39,8 +39,7 @@ final class Profile {
             throw new CommandFailure("cannot prepare the profiling JVM: " + e.getMessage());
         }
         // -XX:-UsePerfData keeps its perf data out of /tmp
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx512m", "-XX:-UsePerfData", "-Djava.io.tmpdir=" + module.resolve("target/tmp"), "-Dhotpath.root=" + root,
+        List<String> command = new ArrayList<>(List.of(ChildProcesses.java(), "-Xmx512m", "-XX:-UsePerfData", "-Djava.io.tmpdir=" + module.resolve("target/tmp"), "-Dhotpath.root=" + root,
             "-Dhotpath.profiler.lib=" + lib, "-cp", classpath, "io.hotpath.profiling.ProfileCommand"));
         command.addAll(args);
         AtomicReference<Process> child = new AtomicReference<>();
@@ -57,13 +56,7 @@ final class Profile {
         try {
             Process process = new ProcessBuilder(command).inheritIO().start();
             child.set(process);
-            while (true) {
-                try {
-                    return process.waitFor();
-                } catch (InterruptedException e) {
-                    // keep waiting: the profiling JVM is stopping what it started
-                }
-            }
+            return ChildProcesses.waitFor(process);
         } catch (IOException e) {
             throw new CommandFailure("cannot start the profiling JVM: " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.hotpath.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,6 +48,23 @@ class ClusterPreparationTest {
         StandInMaven maven = new StandInMaven(root, 0);
         assertThat(Hotpath.run(root, maven.run(), "prepare", "smoke", "--dist", "both", "--line", "4.9.0")).isZero();
         assertThat(Hotpath.run(root, maven.run(), "prepare", "campaign", "--line", "4.9.0")).isZero();
+        assertThat(maven.calls()).isEmpty();
+    }
+
+    @Test
+    void theLauncherTakesHelpAndTheNetworkFromTheParsedOptions() throws Exception {
+        Checkout checkout = new Checkout(root);
+        String sha = checkout.line("4.9.0", true);
+        checkout.dist("4.9.0", "stock", "");
+        checkout.dist("4.9.0", "patched", "patch.1=0001-common-x.patch\npatch.1.sha256=" + sha + "\n");
+        StandInMaven maven = new StandInMaven(root, 0);
+        assertThat(ClusterPreparation.prepare(root, "smoke", List.of("--line", "4.9.0"), maven.run()))
+            .isEqualTo(new ClusterPreparation.Launch(false, true, NetMode.LOOPBACK));
+        assertThat(ClusterPreparation.prepare(root, "smoke", List.of("--line=4.9.0", "--no-netns"), maven.run()))
+            .isEqualTo(new ClusterPreparation.Launch(false, false, NetMode.LOOPBACK));
+        assertThat(ClusterPreparation.prepare(root, "campaign", List.of("--line", "4.9.0", "--net", "realistic"), maven.run()))
+            .isEqualTo(new ClusterPreparation.Launch(false, true, NetMode.REALISTIC));
+        assertThat(ClusterPreparation.prepare(root, "campaign", List.of("--help"), maven.run()).help()).isTrue();
         assertThat(maven.calls()).isEmpty();
     }
 
