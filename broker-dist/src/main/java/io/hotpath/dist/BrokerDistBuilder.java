@@ -1,5 +1,6 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.LineOption;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.ReleaseLineException;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import java.util.concurrent.Future;
  */
 public final class BrokerDistBuilder {
 
-    private static final List<String> OPTIONS = List.of("--line", "--flavor", "--upstream-tests", "--compile-tests",
+    private static final List<String> OPTIONS = List.of(LineOption.LINE, "--flavor", "--upstream-tests", "--compile-tests",
         "--source-release", "--dist-template", "--target", "--store-home", "--maven-home", "--user-repository");
     private static final String USAGE = "usage: BrokerDistBuilder " + String.join(" X ", OPTIONS) + " X";
 
@@ -51,7 +52,7 @@ public final class BrokerDistBuilder {
 
     private BrokerDistBuilder(Map<String, String> options) {
         this.options = options;
-        this.line = ReleaseLine.load(path("--line"));
+        this.line = LineOption.folder(options.get(LineOption.LINE));
     }
 
     public static void main(String[] args) {
@@ -68,9 +69,9 @@ public final class BrokerDistBuilder {
             error = "broker-dist builder failed unexpectedly: " + e;
             e.printStackTrace();
         }
-        if (options != null && options.get("--target") != null && options.get("--line") != null) {
+        if (options != null && options.get("--target") != null && options.get(LineOption.LINE) != null) {
             // the caller (bin/hotpath build-broker) reads this record, not Maven's log; the release is the line folder's name
-            String release = builder != null ? builder.line.release() : Path.of(options.get("--line")).getFileName().toString();
+            String release = builder != null ? builder.line.release() : Path.of(options.get(LineOption.LINE)).getFileName().toString();
             new BuildOutcome(release, builder != null ? builder.assembled : Map.of(), builder != null ? builder.testReport : null, error)
                 .write(Path.of(options.get("--target")).toAbsolutePath().normalize());
         }

@@ -1,5 +1,6 @@
 package io.hotpath.dist;
 
+import io.hotpath.lines.LineOption;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.ReleaseLineException;
 import java.io.IOException;
@@ -119,9 +120,9 @@ public final class PatchGenerator {
      */
     public static void main(String[] args) {
         try {
-            Map<String, String> options = Options.parse(args, List.of("--line", "--source-release", "--project-root", "--work"),
-                "usage: PatchGenerator --line DIR --source-release ZIP --project-root DIR --work DIR");
-            ReleaseLine line = ReleaseLine.load(Path.of(options.get("--line")));
+            Map<String, String> options = Options.parse(args, List.of(LineOption.LINE, "--source-release", "--project-root", "--work"),
+                "usage: PatchGenerator " + LineOption.LINE + " DIR --source-release ZIP --project-root DIR --work DIR");
+            ReleaseLine line = LineOption.folder(options.get(LineOption.LINE));
             Map<String, String> patches = generate(line, Path.of(options.get("--source-release")),
                 Path.of(options.get("--project-root")), Path.of(options.get("--work")));
             for (Map.Entry<String, String> e : patches.entrySet()) {

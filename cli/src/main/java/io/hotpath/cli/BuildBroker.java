@@ -3,7 +3,7 @@ package io.hotpath.cli;
 import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
 import io.hotpath.e2e.UsageException;
-import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.lines.LineOption;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,14 +50,15 @@ final class BuildBroker {
     }
 
     static Options parse(Path root, List<String> args) {
-        String line = "all";
+        Path patches = root.resolve("patches");
+        String line = LineOption.ALL;
         String flavor = "both";
         String tests = "full";
         boolean help = false;
         Args in = new Args("build-broker", args);
         while (in.next()) {
             switch (in.option()) {
-                case "--line" -> line = in.value("a release or 'all' (lines: " + String.join(" ", ReleaseLines.list(root)) + ")");
+                case LineOption.LINE -> line = in.value(LineOption.expected(patches, true));
                 case "--flavor" -> flavor = in.value("a value: stock, patched or both");
                 case "--upstream-tests" -> tests = in.value("a value: full, ci or false");
                 case "--no-upstream-tests" -> {
@@ -74,8 +75,7 @@ final class BuildBroker {
         if (!List.of("full", "ci", "false").contains(tests)) {
             throw new UsageException("unknown --upstream-tests '" + tests + "' (expected full, ci or false)");
         }
-        List<ReleaseLine> lines = line.equals("all") ? ReleaseLine.all(root.resolve("patches"))
-            : List.of(ReleaseLines.line(line, root));
+        List<ReleaseLine> lines = LineOption.resolveOrAll(line, patches);
         // upstream's tests compare the two trees: one flavor alone runs none
         return new Options(lines, flavor, flavor.equals("both") ? tests : "false", help);
     }
@@ -83,7 +83,7 @@ final class BuildBroker {
     static int run(Path root, List<String> args, MavenRun maven) {
         Options options = parse(root, args);
         if (options.help()) {
-            System.out.print(USAGE.formatted(String.join(" ", ReleaseLines.list(root))));
+            System.out.print(USAGE.formatted(String.join(" ", LineOption.known(root.resolve("patches")))));
             return 0;
         }
         for (ReleaseLine line : options.lines()) {

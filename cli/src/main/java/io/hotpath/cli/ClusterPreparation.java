@@ -1,6 +1,7 @@
 package io.hotpath.cli;
 
 import io.hotpath.e2e.UsageException;
+import io.hotpath.e2e.campaign.Arm;
 import io.hotpath.e2e.campaign.CampaignOptions;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.NetMode;
@@ -71,14 +72,25 @@ final class ClusterPreparation {
         if (options.help()) {
             return Map.of();
         }
-        return Map.of(ReleaseLines.resolveNamedPartial(options.line(), root), options.distributions());
+        return Map.of(options.releaseLine(root), options.distributions());
     }
 
     private static Map<ReleaseLine, List<String>> campaign(Path root, CampaignOptions options) {
         Map<ReleaseLine, List<String>> needed = new LinkedHashMap<>();
         if (!options.help()) {
-            // every line resolved (and a partial one refused) before the first build: a build takes minutes
-            options.resolvedLines(root).values().forEach(line -> needed.put(line, List.of("stock", "patched")));
+            // every line resolved (and a partial one refused), every tuned arm's configuration read, before the first
+            // build: a build takes minutes
+            Map<String, ReleaseLine> lines = options.resolvedLines(root);
+            for (Arm arm : options.arms(lines)) {
+                ReleaseLine line = lines.get(arm.line());
+                if (arm.tuned()) {
+                    options.tuning(line);
+                }
+                List<String> flavors = needed.computeIfAbsent(line, k -> new ArrayList<>());
+                if (!flavors.contains(arm.flavor())) {
+                    flavors.add(arm.flavor());
+                }
+            }
         }
         return needed;
     }

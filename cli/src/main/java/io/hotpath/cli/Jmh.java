@@ -1,7 +1,8 @@
 package io.hotpath.cli;
 
 import io.hotpath.e2e.UsageException;
-import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.LineOption.Partial;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,8 +75,11 @@ final class Jmh {
                     in.flag();
                     maven.add("-Djmh.list=true");
                 }
-                case "--line" -> maven.add("-Djmh.line=" + ReleaseLines.line(in.value("a release line ("
-                    + String.join(" ", ReleaseLines.list(root)) + ")"), root).release());
+                case LineOption.LINE -> {
+                    Path patches = root.resolve("patches");
+                    maven.add("-Djmh.line=" + LineOption.resolve(in.value(LineOption.expected(patches, false)), patches,
+                        Partial.ACCEPTED).release());
+                }
                 case "--write-results" -> {
                     Path file = Path.of(nonEmpty(in.value("a JMH result file (docs/results/jmh-<line>-<date>.json)"),
                         "--write-results needs a JMH result file (docs/results/jmh-<line>-<date>.json)"));

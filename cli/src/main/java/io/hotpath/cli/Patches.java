@@ -1,7 +1,8 @@
 package io.hotpath.cli;
 
 import io.hotpath.e2e.UsageException;
-import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.LineOption.Partial;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,11 +46,13 @@ final class Patches {
         if (!args.get(0).equals("regenerate")) {
             throw new UsageException("unknown patches subcommand '" + args.get(0) + "' (regenerate)");
         }
+        Path patches = root.resolve("patches");
         List<ReleaseLine> lines = new ArrayList<>();
         Args in = new Args("patches", args.subList(1, args.size()));
         while (in.next()) {
             switch (in.option()) {
-                case "--line" -> lines.add(ReleaseLines.line(in.value("a release, one of: " + String.join(" ", ReleaseLines.list(root))), root));
+                case LineOption.LINE -> lines.add(LineOption.resolve(in.value(LineOption.expected(patches, false)), patches,
+                    Partial.ACCEPTED));
                 case "-h", "--help" -> {
                     System.out.print(USAGE);
                     return 0;
@@ -58,7 +61,7 @@ final class Patches {
             }
         }
         if (lines.isEmpty()) {
-            lines.addAll(ReleaseLine.all(root.resolve("patches")));
+            lines.addAll(ReleaseLine.all(patches));
         }
         Path target = root.resolve("broker-dist/target");
         Path classes = compileGenerator(root, target.resolve("regenerate-classes"));
@@ -73,7 +76,7 @@ final class Patches {
                     throw new CommandFailure("could not fetch the rocketmq-all " + line.release() + " source release (see Maven's output above)");
                 }
             }
-            int exit = java(List.of("-cp", classes.toString(), "io.hotpath.dist.PatchGenerator", "--line", line.dir().toString(),
+            int exit = java(List.of("-cp", classes.toString(), "io.hotpath.dist.PatchGenerator", LineOption.LINE, line.dir().toString(),
                 "--source-release", zip.toString(), "--project-root", root.toString(), "--work",
                 target.resolve("regenerate/" + line.release()).toString()));
             if (exit != 0) {

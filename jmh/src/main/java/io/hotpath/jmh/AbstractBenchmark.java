@@ -18,8 +18,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@link io.hotpath.jmh.runner.BenchmarkRunner} ({@code mvn -pl jmh verify}) passes these
  * constants to JMH explicitly, overridden by {@code -Djmh.forks} etc., and never shortens them; the annotations make
  * direct runs ({@code java -jar jmh/target/benchmarks.jar}, an IDE) use the same defaults. They are the settings of
- * the default run ({@link io.hotpath.jmh.runner.Headline}): 8 benchmark methods per release line x 3 forks x
- * (5 + 8) x 1 s + fork start-up, about 6 min per line.
+ * the default run ({@link io.hotpath.jmh.runner.Headline}): 8 benchmark methods per release line x 4 forks x
+ * (3 + 6) x 1 s + fork start-up, about 6.5 min per line, plus the two machine-control rows.
+ *
+ * <p>Fork heap: fixed and pre-touched, so that no measured iteration pays the kernel for first-touch page zeroing;
+ * 512 MB, because pre-touching 2 GB cost ~5 s per fork here and the corpora need a few MB. G1 by name, the brokers'
+ * collector: a fork pinned to one CPU ({@link io.hotpath.jmh.runner.ForkPinning}) would otherwise get SerialGC from
+ * the JVM's ergonomics, and a pinned run with SerialGC put several drop-ins behind their stock (2026-11-26).
  *
  * <p>Naming: benchmarks are {@code <Operation>Benchmark}, grouped by area in packages ({@code codec}, {@code header},
  * {@code store}); methods are named after the implementation they measure ({@code upstream490}, {@code upstream498},
@@ -28,18 +33,21 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = AbstractBenchmark.FORKS, jvmArgs = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
+@Fork(value = AbstractBenchmark.FORKS, jvmArgs = {"-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"})
 @Warmup(iterations = AbstractBenchmark.WARMUP_ITERATIONS, time = AbstractBenchmark.ITERATION_MILLIS,
     timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = AbstractBenchmark.MEASUREMENT_ITERATIONS, time = AbstractBenchmark.ITERATION_MILLIS,
     timeUnit = TimeUnit.MILLISECONDS)
 public abstract class AbstractBenchmark {
 
-    /** Three forks, so that one odd fork shows as such; a line's quotable run takes 4. */
-    public static final int FORKS = 3;
-    /** 5 s of warm-up: C2 has compiled these paths (well under 1 us per call) long before the first measurement. */
-    public static final int WARMUP_ITERATIONS = 5;
-    public static final int MEASUREMENT_ITERATIONS = 8;
+    /**
+     * Four forks: on this kind of shared machine a fork's mean moves 10-15 % with the memory system's state, so the
+     * error needs several forks, not more iterations of one (24 samples either way).
+     */
+    public static final int FORKS = 4;
+    /** 3 s of warm-up: C2 has compiled these paths (well under 1 us per call) long before the first measurement. */
+    public static final int WARMUP_ITERATIONS = 3;
+    public static final int MEASUREMENT_ITERATIONS = 6;
     /** Warmup and measurement iteration length. */
     public static final int ITERATION_MILLIS = 1000;
 

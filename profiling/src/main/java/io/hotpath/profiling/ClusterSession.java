@@ -2,6 +2,8 @@ package io.hotpath.profiling;
 
 import com.google.gson.JsonParseException;
 import io.hotpath.e2e.run.RunRecord;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -46,15 +48,15 @@ public final class ClusterSession {
         this.console = console;
     }
 
-    public List<LiveSession.Result> run(String dist, String line, int seconds, int warmupSeconds, int messages, int threads, int rate,
-            Set<ProfileEvent> events, CpuEngine forcedEngine) {
+    public List<LiveSession.Result> run(String dist, ReleaseLine line, int seconds, int warmupSeconds, int messages, int threads,
+            int rate, Set<ProfileEvent> events, CpuEngine forcedEngine) {
         Path launcher = root.resolve("bin/hotpath");
         if (!Files.isRegularFile(launcher)) {
             throw new UsageException("bin/hotpath is not in this checkout (" + launcher + " missing)");
         }
         LiveSession.createDirectories(dir);
         Path recordFile = dir.resolve(RunRecord.FILE);
-        List<String> command = smokeCommand(root, dist, line, messages, threads, rate, recordFile);
+        List<String> command = smokeCommand(root, dist, line.release(), messages, threads, rate, recordFile);
         console.println("hotpath: " + String.join(" ", command));
         List<LiveSession.Result> results;
         int exit;
@@ -82,13 +84,14 @@ public final class ClusterSession {
     }
 
     /**
-     * bin/hotpath smoke for one distribution of {@code line}, keeping its run record in {@code recordFile}; paced at
-     * {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below saturation); its
-     * brokers keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this session's directory).
+     * bin/hotpath smoke for one distribution of the line {@code release}, keeping its run record in {@code recordFile};
+     * paced at {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below
+     * saturation); its brokers keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this
+     * session's directory).
      */
-    static List<String> smokeCommand(Path root, String dist, String line, int messages, int threads, int rate, Path recordFile) {
+    static List<String> smokeCommand(Path root, String dist, String release, int messages, int threads, int rate, Path recordFile) {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist,
-            "--line", line, "-n", Integer.toString(messages), "-w", Integer.toString(threads)));
+            LineOption.LINE, release, "-n", Integer.toString(messages), "-w", Integer.toString(threads)));
         if (rate > 0) {
             command.addAll(List.of("--rate", Integer.toString(rate)));
         }

@@ -3,7 +3,6 @@ package io.hotpath.profiling;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,9 +20,8 @@ import one.profiler.AsyncProfiler;
 /**
  * Flame graphs of JMH benchmarks through JMH's own async-profiler integration
  * ({@code -prof async:libPath=...;output=jfr;dir=...}). The benchmarks run in a separate JVM from
- * the jmh module's artifact, so nothing here depends on jmh/: the runtime classpath is
- * {@code jmh/target/hotpath-jmh-*.jar} (copied into the run directory, because jmh/ is rebuilt
- * concurrently) plus its dependencies, from {@code jmh/target/runtime-classpath.txt}, which the jmh build writes.
+ * the jmh module's shaded {@code jmh/target/benchmarks.jar} (copied into the run directory), so nothing here depends
+ * on jmh/ at compile time.
  *
  * <p>Each benchmark fork records one JFR with every requested event; jfrconv splits it into
  * {@code <Benchmark.method>[-params]-<event>.html} and {@code .collapsed} in the run directory.
@@ -224,31 +222,17 @@ public final class JmhSession {
         return tmp;
     }
 
-    /** The jmh module's artifact (private copy) and its runtime dependencies. */
+    /**
+     * A private copy of {@code jmh/target/benchmarks.jar}, the shaded jar holding the benchmarks and everything they
+     * run (copied, because the jmh module may be rebuilt while the forks run).
+     */
     String classpath() {
-        Path target = root.resolve("jmh/target");
-        Path fat = target.resolve("benchmarks.jar");
-        if (Files.isRegularFile(fat)) {
-            return copy(fat).toString();
+        Path jar = root.resolve("jmh/target/benchmarks.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new UsageException("no jmh/target/benchmarks.jar: build it first (mvn -pl jmh -am package -DskipTests)");
         }
-        Path jar = moduleJar(target);
         warnIfStale(jar);
-        String dependencies = dependencies(target);
-        return copy(jar) + (dependencies.isEmpty() ? "" : ":" + dependencies);
-    }
-
-    private static Path moduleJar(Path target) {
-        try (Stream<Path> files = Files.list(target)) {
-            return files.filter(p -> p.getFileName().toString().matches("hotpath-jmh-.*(?<!-sources|-tests|-javadoc)\\.jar"))
-                .findFirst()
-                .orElseThrow(JmhSession::notBuilt);
-        } catch (IOException e) {
-            throw notBuilt();
-        }
-    }
-
-    private static UsageException notBuilt() {
-        return new UsageException("no benchmarks jar in jmh/target: build the jmh module first (bin/hotpath setup)");
+        return copy(jar).toString();
     }
 
     private void warnIfStale(Path jar) {
@@ -278,25 +262,6 @@ public final class JmhSession {
             return copy;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + jar + " to " + copy + ": " + e.getMessage(), e);
-        }
-    }
-
-    private String dependencies(Path jmhTarget) {
-        // written by the jmh build (package) in the same reactor as the modules it measures (.mvn/maven.config:
-        // --also-make), so it names their jars under target/; resolving jmh's pom alone would take io.hotpath
-        // SNAPSHOTs from a local repository, missing on a fresh clone and possibly older than the sources
-        Path written = jmhTarget.resolve("runtime-classpath.txt");
-        if (!Files.isRegularFile(written)) {
-            throw new UsageException("no " + written + ": build the jmh module first (mvn -pl jmh package -DskipTests)");
-        }
-        return read(written);
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -3,6 +3,8 @@ package io.hotpath.profiling;
 import com.google.gson.JsonParseException;
 import io.hotpath.e2e.run.RunRecord;
 import io.hotpath.e2e.spec.ReleaseLines;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.LineOption.Partial;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.ReleaseLineException;
 import java.io.PrintStream;
@@ -106,7 +108,8 @@ public final class ProfileCommand {
             root.resolve("profiling/target/async-profiler/linux-x64/libasyncProfiler.so").toString()));
         try {
             return new ProfileCommand(root, library, root.resolve("profiling/target/flamegraphs"), System.out).dispatch(List.of(args));
-        } catch (UsageException e) {
+        } catch (UsageException | ReleaseLineException e) {
+            // bad input, or a release line that this checkout does not have or cannot read
             return error(e.getMessage(), 2);
         } catch (ProfilingException | UncheckedIOException e) {
             return error(e.getMessage(), 1);
@@ -140,7 +143,7 @@ public final class ProfileCommand {
                 return broker(Options.parse(command, rest, Set.of("--pid", "--name", "--seconds", "--event", "--cpu-engine"),
                     Set.of()));
             case "cluster":
-                return cluster(Options.parse(command, rest, Set.of("--dist", "--line", "--seconds", "--warmup", "--event",
+                return cluster(Options.parse(command, rest, Set.of("--dist", LineOption.LINE, "--seconds", "--warmup", "--event",
                     "--messages", "--threads", "--rate", "--cpu-engine"), Set.of()));
             case "compare":
                 return compare(Options.parse(command, rest, Set.of("--expect-stock", "--expect-patched"), Set.of()));
@@ -198,10 +201,11 @@ public final class ProfileCommand {
         if (!dist.equals("stock") && !dist.equals("patched")) {
             throw new UsageException("--dist must be stock or patched, got '" + dist + "'");
         }
-        String line = releaseLine(options.get("--line", null));
-        Path distribution = ReleaseLines.distributionHome(root, line, dist);
+        ReleaseLine line = LineOption.resolve(options.get(LineOption.LINE, null), root.resolve("patches"), Partial.REFUSED);
+        Path distribution = ReleaseLines.distributionHome(root, line.release(), dist);
         if (!Files.isDirectory(distribution)) {
-            throw new UsageException("no " + dist + " distribution of " + line + " at " + distribution + " (bin/hotpath build-broker)");
+            throw new UsageException("no " + dist + " distribution of " + line.release() + " at " + distribution
+                + " (bin/hotpath build-broker)");
         }
         int seconds = options.number("--seconds", 30, 1, 3600);
         int warmup = options.number("--warmup", 20, 0, 3600);
@@ -281,12 +285,7 @@ public final class ProfileCommand {
             throw new UsageException("the run in " + record.runDir() + " ran distribution '" + record.flavor()
                 + "'; the provenance check knows the stock and the patched distribution of a line only");
         }
-        ReleaseLine line;
-        try {
-            line = ReleaseLine.resolve(record.line(), root.resolve("patches"));
-        } catch (ReleaseLineException e) {
-            throw new UsageException(e.getMessage());
-        }
+        ReleaseLine line = ReleaseLine.resolve(record.line(), root.resolve("patches"));
         String decoder = DecoderProvenance.decoderClass(line).orElseThrow(() -> new UsageException("the patches of line "
             + line.release() + " carry no send-header decoder into broker (" + line.dir().resolve(ReleaseLine.DESCRIPTOR)
             + "): nothing to check"));
@@ -299,15 +298,6 @@ public final class ProfileCommand {
         }
         out.println("hotpath: decoder provenance check passed");
         return 0;
-    }
-
-    /** {@code --line}, or the newest release line of this checkout; an unknown line is a usage error naming the known ones. */
-    private String releaseLine(String requested) {
-        try {
-            return ReleaseLines.resolve(requested, root).release();
-        } catch (io.hotpath.e2e.UsageException e) {
-            throw new UsageException(e.getMessage());
-        }
     }
 
     private void requireLibrary() {

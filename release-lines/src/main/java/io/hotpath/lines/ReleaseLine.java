@@ -260,7 +260,10 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         return complete.get(complete.size() - 1);
     }
 
-    /** The line named {@code release} (partial or not), or the newest complete one when it is null; an unknown line names the known ones. */
+    /**
+     * The line named {@code release} (partial or not), or the newest complete one when it is null; an unknown line names
+     * the known ones. A command's {@code --line} goes through {@link LineOption}, which adds whether it takes a partial line.
+     */
     public static ReleaseLine resolve(String release, Path patchesRoot) {
         if (release == null) {
             return newest(patchesRoot);

@@ -1,5 +1,19 @@
 package io.hotpath.e2e.campaign;
 
-/** One distribution a campaign compares: {@code label} names it in the report ("patched", "4.9.8 stock"). */
-public record Arm(String label, String line, String flavor) {
+/**
+ * One distribution a campaign compares: {@code label} names it in the report ("patched", "4.9.8 stock",
+ * "patched+tuned"); {@code tuned}: the line's tuned configuration (or the campaign's {@code --tuned} file) is laid
+ * over every broker's settings.
+ */
+public record Arm(String label, String line, String flavor, boolean tuned) {
+
+    /** An untuned arm. */
+    public Arm(String label, String line, String flavor) {
+        this(label, line, flavor, false);
+    }
+
+    /** The {@code --arms} name of this arm's kind: its flavor, with "+tuned" when tuned. */
+    public String kind() {
+        return flavor + (tuned ? CampaignOptions.TUNED_SUFFIX : "");
+    }
 }

@@ -54,7 +54,8 @@ public final class Campaign {
         Map<String, ReleaseLine> lines = options.resolvedLines(projectRoot);
         Map<Arm, Distribution> distributions = new LinkedHashMap<>();
         for (Arm arm : options.arms(lines)) {
-            distributions.put(arm, Distribution.resolve(arm.flavor(), lines.get(arm.line()), projectRoot));
+            Distribution distribution = Distribution.resolve(arm.flavor(), lines.get(arm.line()), projectRoot);
+            distributions.put(arm, arm.tuned() ? distribution.tuned(options.tuning(lines.get(arm.line()))) : distribution);
         }
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();
@@ -135,7 +136,9 @@ public final class Campaign {
     private static String header(Map<Arm, Distribution> distributions, ClusterNetwork network) {
         StringBuilder out = new StringBuilder();
         distributions.forEach((arm, distribution) -> out.append("- ").append(arm.label()).append(": ").append(distribution.home())
-                .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")").append('\n'));
+                .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")")
+                .append(distribution.tuning() == null ? "" : "; tuned: " + distribution.tuning().describe()
+                        + " (" + distribution.tuning().file().getFileName() + ")").append('\n'));
         out.append("- network: ").append(network.summary().describe()).append('\n');
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
         return out.toString();

@@ -8,7 +8,10 @@ import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.e2e.spec.Warmup;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.LineOption.Partial;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,15 +26,20 @@ import java.util.Map;
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
                               int warmupJitPercent,
                               int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
-                              String line, List<String> lines) {
+                              String line, List<String> lines, List<String> armKinds, Path tunedFile) {
 
-    /** The builds of a line a campaign compares, baseline first. */
+    /** The builds of a line a campaign compares by default, baseline first. */
     static final List<String> FLAVORS = List.of("stock", "patched");
+    /** An arm kind's suffix for "with the tuned configuration": stock+tuned, patched+tuned. */
+    static final String TUNED_SUFFIX = "+tuned";
+    /** Every arm kind {@code --arms} may name. */
+    static final List<String> ARM_KINDS = List.of("stock", "stock" + TUNED_SUFFIX, "patched", "patched" + TUNED_SUFFIX);
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
                                         [--warmup S] [--warmup-jit P] [--seconds S] [--ci] [--net loopback|realistic]
-                                        [--line R | --lines R1,R2,...] [--base-port P] [--no-netns]
+                                        [--line R | --lines R1,R2,...] [--arms A1,A2,...] [--tuned FILE]
+                                        [--base-port P] [--no-netns]
 
             Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every
             scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
@@ -69,6 +77,11 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --lines L       comma-separated release lines to compare, each complete: the arms are
                               every line's stock and patched build, the first line's stock the
                               baseline of every ratio; not with --line or --ci
+              --arms L        comma-separated arms per line, in report order (the first is the baseline):
+                              stock, stock+tuned, patched, patched+tuned; "+tuned" lays the line's
+                              patches/<R>/tuned.properties over every broker's settings (never the
+                              role, flush or replication: those stay the arm's)  [default: stock,patched]
+              --tuned FILE    the tuned arms' configuration instead of the line's (a screen of a knob)
               --base-port P   name server port                                           [default: 19876]
               --no-netns      run on the host network (brokers then listen on all interfaces)
 
@@ -94,6 +107,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         NetMode net = NetMode.LOOPBACK;
         String line = null;
         List<String> lines = List.of();
+        List<String> armKinds = FLAVORS;
+        Path tunedFile = null;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String arg = rest.remove(0);
@@ -109,8 +124,10 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "--ci" -> ci = true;
                 case "--no-netns" -> privateNetwork = false;
                 case "--net" -> net = NetMode.parse(value(option, inline, rest));
-                case "--line" -> line = SmokeOptions.checkLine(value(option, inline, rest));
-                case "--lines" -> lines = lines(value(option, inline, rest));
+                case LineOption.LINE -> line = ReleaseLines.release(value(option, inline, rest));
+                case LineOption.LINES -> lines = ReleaseLines.releases(value(option, inline, rest));
+                case "--arms" -> armKinds = armKinds(value(option, inline, rest));
+                case "--tuned" -> tunedFile = Path.of(value(option, inline, rest)).toAbsolutePath().normalize();
                 case "--rounds" -> rounds = number(option, value(option, inline, rest), 1, 100);
                 case "--threads" -> threads = numbers(option, value(option, inline, rest), 1, 1024);
                 case "--sizes" -> sizes = numbers(option, value(option, inline, rest), 1, SmokeOptions.MAX_BODY_SIZE);
@@ -126,24 +143,49 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             }
         }
         SmokeOptions.checkNet(net, privateNetwork);
-        if (!lines.isEmpty() && line != null) {
-            throw new UsageException("--line and --lines cannot be combined (--lines " + String.join(",", lines)
-                    + " already runs stock and patched of each line)");
-        }
+        ReleaseLines.oneOf(line, lines);
         if (!lines.isEmpty() && ci) {
-            throw new UsageException("--ci checks one line's store upgrade and rollback: give it --line, not --lines");
+            throw new UsageException("--ci checks one line's store upgrade and rollback: give it " + LineOption.LINE + ", not "
+                    + LineOption.LINES);
         }
         if (warmupJit > 0 && warmup == 0) {
             throw new UsageException("--warmup-jit needs a --warmup above 0: it is the warm-up's limit");
         }
+        if (ci && !armKinds.equals(FLAVORS)) {
+            throw new UsageException("--ci runs its own check of stock and patched: give it no --arms");
+        }
+        if (tunedFile != null && armKinds.stream().noneMatch(kind -> kind.endsWith(TUNED_SUFFIX))) {
+            throw new UsageException("--tuned names the configuration of the tuned arms: give --arms with stock+tuned"
+                    + " or patched+tuned too");
+        }
         return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, warmupJit, seconds, ci, basePort, privateNetwork, help, net,
-                line, lines);
+                line, lines, armKinds, tunedFile);
+    }
+
+    /** {@code --arms}: kinds of {@link #ARM_KINDS}, each once, in report order (the first is every ratio's baseline). */
+    private static List<String> armKinds(String text) {
+        List<String> kinds = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String kind = part.strip();
+            if (!ARM_KINDS.contains(kind)) {
+                throw new UsageException("--arms takes comma-separated arms of " + String.join(", ", ARM_KINDS) + ", got '"
+                        + text + "'");
+            }
+            if (kinds.contains(kind)) {
+                throw new UsageException("--arms names " + kind + " twice, got '" + text + "'");
+            }
+            kinds.add(kind);
+        }
+        if (kinds.size() < 2) {
+            throw new UsageException("--arms needs at least two arms to compare, got '" + text + "'");
+        }
+        return List.copyOf(kinds);
     }
 
     /**
      * The arms the campaign compares, in report order (the first is the baseline): stock and patched of the
      * {@code --line} (named by flavor, as a campaign of one line always has), or of every {@code --lines} line
-     * ("4.9.0 stock"). Every line must be known and complete ({@link ReleaseLines#resolve}).
+     * ("4.9.0 stock"). Every line must be known and complete ({@link Partial#REFUSED}).
      */
     public List<Arm> arms(Path projectRoot) {
         return arms(resolvedLines(projectRoot));
@@ -155,36 +197,39 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
      */
     public Map<String, ReleaseLine> resolvedLines(Path projectRoot) {
         Map<String, ReleaseLine> resolved = new LinkedHashMap<>();
-        for (String requested : lines.isEmpty() ? Collections.singletonList(line) : lines) {
-            ReleaseLine releaseLine = ReleaseLines.resolve(requested, projectRoot);
-            resolved.put(releaseLine.release(), releaseLine);
-        }
+        ReleaseLines.usage(() -> LineOption.resolve(line, lines, projectRoot.resolve("patches"), Partial.REFUSED))
+                .forEach(releaseLine -> resolved.put(releaseLine.release(), releaseLine));
         return resolved;
     }
 
     /** {@link #arms(Path)} of lines already resolved by {@link #resolvedLines}. */
     public List<Arm> arms(Map<String, ReleaseLine> resolved) {
-        if (lines.isEmpty()) {
-            String release = resolved.keySet().iterator().next();
-            return FLAVORS.stream().map(flavor -> new Arm(flavor, release, flavor)).toList();
-        }
         List<Arm> arms = new ArrayList<>();
-        resolved.keySet().forEach(release -> FLAVORS.forEach(flavor -> arms.add(new Arm(release + " " + flavor, release, flavor))));
+        resolved.keySet().forEach(release -> armKinds.forEach(kind -> arms.add(new Arm(lines.isEmpty() ? kind : release + " " + kind,
+                release, kind.replace(TUNED_SUFFIX, ""), kind.endsWith(TUNED_SUFFIX)))));
         return List.copyOf(arms);
     }
 
     /**
      * The order the arms run in {@code round} (from 1). With {@code --lines}, reversed on even rounds: a drift
      * across a round (a warming machine, a filling disk) would otherwise always favour the same arms. A campaign
-     * of one line keeps the stock, patched order it has always had.
+     * of one line with two arms keeps the stock, patched order it has always had.
      */
     public List<Arm> roundOrder(List<Arm> arms, int round) {
-        if (lines.isEmpty() || round % 2 == 1) {
+        if ((lines.isEmpty() && arms.size() <= 2) || round % 2 == 1) {
             return arms;
         }
         List<Arm> reversed = new ArrayList<>(arms);
         Collections.reverse(reversed);
         return List.copyOf(reversed);
+    }
+
+    /**
+     * A tuned arm's overlay on {@code line}: the {@code --tuned} file, else the line's own tuned.properties; a usage
+     * error when there is none or it sets what a tuned configuration may not.
+     */
+    public TunedConfig tuning(ReleaseLine line) {
+        return ReleaseLines.usage(() -> tunedFile != null ? TunedConfig.load(tunedFile) : TunedConfig.of(line));
     }
 
     /** The warm-up of every measured round. */
@@ -195,22 +240,6 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
     /** One measured round of a scenario (the arm's distribution is the caller's). */
     RoundSpec round(int threadCount, int bodySize) {
         return RoundSpec.timed(seconds, rate, threadCount, bodySize, queues, FaultScenario.NONE);
-    }
-
-    /** {@code --lines}: at least one release, each once. */
-    private static List<String> lines(String text) {
-        List<String> lines = new ArrayList<>();
-        for (String part : text.split(",", -1)) {
-            String release = part.strip();
-            if (!release.matches("\\d+(\\.\\d+)*")) {
-                throw new UsageException("--lines must be comma-separated releases such as 4.9.0,4.9.8, got '" + text + "'");
-            }
-            if (lines.contains(release)) {
-                throw new UsageException("--lines names " + release + " twice, got '" + text + "'");
-            }
-            lines.add(release);
-        }
-        return List.copyOf(lines);
     }
 
     private static String value(String option, String inline, List<String> rest) {

@@ -8,7 +8,6 @@ import io.hotpath.e2e.run.Round;
 import io.hotpath.e2e.run.RoundResult;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
-import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
@@ -68,9 +67,10 @@ public final class ClusterSmoke {
 
     private boolean runAll() throws IOException, InterruptedException {
         // resolve and check everything before starting anything
-        ReleaseLine line = ReleaseLines.resolveNamedPartial(options.line(), projectRoot);
+        ReleaseLine line = options.releaseLine(projectRoot);
         if (!line.complete()) {
-            Console.warn("release line " + line.release() + " is partial (complete=false in its line.properties): its distributions carry only"
+            Console.warn("release line " + line.release() + " is partial (complete=false in its " + ReleaseLine.DESCRIPTOR
+                    + "): its distributions carry only"
                     + " the patches the line has so far, and the checks below judge those");
         }
         List<Distribution> distributions = options.distributions().stream()

@@ -3,6 +3,7 @@ package io.hotpath.e2e.spec;
 import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -29,12 +30,25 @@ public final class Distribution {
     private final ReleaseLine line;
     private final Path home;
     private final List<String> patches;
+    /** Laid over every broker's configuration; null for an untuned arm. */
+    private final TunedConfig tuning;
 
-    private Distribution(String flavor, ReleaseLine line, Path home, List<String> patches) {
+    private Distribution(String flavor, ReleaseLine line, Path home, List<String> patches, TunedConfig tuning) {
         this.flavor = flavor;
         this.line = line;
         this.home = home;
         this.patches = List.copyOf(patches);
+        this.tuning = tuning;
+    }
+
+    /** This distribution with {@code tuning} laid over every broker's own settings (a campaign's tuned arm). */
+    public Distribution tuned(TunedConfig tuning) {
+        return new Distribution(flavor, line, home, patches, tuning);
+    }
+
+    /** The overlay of a tuned arm, or null. */
+    public TunedConfig tuning() {
+        return tuning;
     }
 
     /**
@@ -129,7 +143,7 @@ public final class Distribution {
                 throw new UsageException(home + " is not a RocketMQ distribution (" + required + " is missing)");
             }
         }
-        return new Distribution(flavor, line, home, patches);
+        return new Distribution(flavor, line, home, patches, null);
     }
 
     public String flavor() {
@@ -158,8 +172,16 @@ public final class Distribution {
         return home.resolve("bin/mqbroker");
     }
 
-    /** The distribution's own settings for a node (empty when it ships none); callers override on top. */
+    /**
+     * The distribution's own settings for a node (empty when it ships none), with a tuned arm's knobs over them;
+     * callers override on top (ports, addresses, role, flush and replication: which a tuned configuration cannot set).
+     */
     public Properties defaultConfig(String node) {
+        Properties own = shippedConfig(node);
+        return tuning == null ? own : tuning.over(own);
+    }
+
+    private Properties shippedConfig(String node) {
         Properties properties = new Properties();
         Path file = home.resolve(DEFAULT_CONF_DIR).resolve(node + ".properties");
         if (Files.isRegularFile(file)) {
@@ -189,6 +211,6 @@ public final class Distribution {
 
     @Override
     public String toString() {
-        return flavor + " (" + home + ")";
+        return flavor + (tuning == null ? "" : "+tuned") + " (" + home + ")";
     }
 }

@@ -1,6 +1,8 @@
 package io.hotpath.e2e.spec;
 
 import io.hotpath.e2e.UsageException;
+import io.hotpath.lines.LineOption;
+import io.hotpath.lines.ReleaseLine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,7 +146,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 case "--seconds" -> seconds = number(option, value(option, inlineValue, rest), 1, 24 * 3600);
                 case "--fault" -> fault = FaultScenario.parse(value(option, inlineValue, rest));
                 case "--net" -> net = NetMode.parse(value(option, inlineValue, rest));
-                case "--line" -> line = checkLine(value(option, inlineValue, rest));
+                case LineOption.LINE -> line = ReleaseLines.release(value(option, inlineValue, rest));
                 case "--run-record" -> runRecord = Path.of(value(option, inlineValue, rest)).toAbsolutePath().normalize();
                 case "--rate" -> rate = number(option, value(option, inlineValue, rest), 1, 1_000_000);
                 case "--broker-jvm-opts" -> brokerJvmOptions = jvmOptions(rawValue(option, inlineValue, rest));
@@ -166,12 +168,12 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 seconds, rate, brokerJvmOptions, fault, net, line, runRecord);
     }
 
-    /** Only the shape here: whether the line exists is known once the project root is ({@code ReleaseLines#resolve}). */
-    public static String checkLine(String value) {
-        if (!value.matches("\\d+(\\.\\d+)*")) {
-            throw new UsageException("--line must be a release such as 4.9.0, got '" + value + "'");
-        }
-        return value;
+    /**
+     * The {@code --line} (only its shape is checked by {@link #parse}), or the newest complete line: a partial line runs
+     * when it is named, so that the smoke of a line whose patches are under way shows how far they go.
+     */
+    public ReleaseLine releaseLine(Path projectRoot) {
+        return ReleaseLines.resolveNamedPartial(line, projectRoot);
     }
 
     /** The realistic network is built inside the run's private namespace: on the host's it would rewire the host. */

@@ -154,4 +154,47 @@ class CampaignOptionsTest {
         assertThat(crossLine.roundOrder(arms, 3)).containsExactlyElementsOf(arms);
         assertThat(CampaignOptions.parse("--line", "4.9.0").roundOrder(List.of(STOCK, PATCHED), 2)).containsExactly(STOCK, PATCHED);
     }
+
+    @Test
+    void armsNameTunedArmsWhichLayTheLinesTunedConfigurationOverTheBrokers() throws IOException {
+        line("4.9.0", "");
+        Files.writeString(root.resolve("patches/4.9.0/tuned.properties"), "# a knob\nsendMessageThreadPoolNums=2\n");
+        CampaignOptions options = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,stock+tuned,patched,patched+tuned");
+
+        List<Arm> arms = options.arms(root);
+        assertThat(arms).containsExactly(STOCK, new Arm("stock+tuned", "4.9.0", "stock", true), PATCHED,
+                new Arm("patched+tuned", "4.9.0", "patched", true));
+        assertThat(arms).extracting(Arm::kind).containsExactly("stock", "stock+tuned", "patched", "patched+tuned");
+        assertThat(options.tuning(options.resolvedLines(root).get("4.9.0")).knobs())
+                .containsExactly(java.util.Map.entry("sendMessageThreadPoolNums", "2"));
+        // four arms of one line alternate like a cross-line campaign's: a drift must not always favour the same arm
+        assertThat(options.roundOrder(arms, 2)).containsExactly(arms.get(3), arms.get(2), arms.get(1), arms.get(0));
+        assertThat(CampaignOptions.USAGE).contains("[--arms A1,A2,...] [--tuned FILE]");
+    }
+
+    @Test
+    void aTunedArmNeedsATunedConfigurationAndTheTunedFileATunedArm() throws IOException {
+        line("4.9.0", "");
+        CampaignOptions options = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,stock+tuned");
+
+        assertThatThrownBy(() -> options.tuning(options.resolvedLines(root).get("4.9.0"))).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("release line 4.9.0 has no tuned.properties");
+        Path screen = Files.writeString(root.resolve("screen.properties"), "serverNettyWorkerGroupEnable=false\n");
+        CampaignOptions screened = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,stock+tuned", "--tuned", screen.toString());
+        assertThat(screened.tuning(screened.resolvedLines(root).get("4.9.0")).describe()).isEqualTo("serverNettyWorkerGroupEnable=false");
+        assertThatThrownBy(() -> CampaignOptions.parse("--tuned", screen.toString())).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("--tuned names the configuration of the tuned arms");
+    }
+
+    @Test
+    void rejectsUnknownRepeatedOrLoneArmsAndArmsWithCiInOneLine() {
+        assertThatThrownBy(() -> CampaignOptions.parse("--arms", "stock,fast")).isInstanceOf(UsageException.class)
+                .hasMessage("--arms takes comma-separated arms of stock, stock+tuned, patched, patched+tuned, got 'stock,fast'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--arms", "stock,stock")).isInstanceOf(UsageException.class)
+                .hasMessage("--arms names stock twice, got 'stock,stock'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--arms", "patched")).isInstanceOf(UsageException.class)
+                .hasMessage("--arms needs at least two arms to compare, got 'patched'");
+        assertThatThrownBy(() -> CampaignOptions.parse("--ci", "--arms", "stock,stock+tuned")).isInstanceOf(UsageException.class)
+                .hasMessage("--ci runs its own check of stock and patched: give it no --arms");
+    }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hotpath.e2e.UsageException;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,6 +73,23 @@ class DistributionTest {
         assertThat(patched.brokerScript()).isEqualTo(root.resolve("broker-dist/target/rocketmq-4.9.0-patched/bin/mqbroker"));
         assertThat(patched.defaultConfig("broker-a").getProperty("deleteWhen")).isEqualTo("04");
         assertThat(patched.defaultConfig("broker-b")).isEmpty();
+    }
+
+    @Test
+    void aTunedDistributionLaysItsKnobsOverEveryBrokersOwnSettingsAndLeavesTheUntunedOneAlone() throws Exception {
+        fakeDistribution(root.resolve("broker-dist/target/rocketmq-4.9.0-stock"));
+        Distribution stock = Distribution.resolve("stock", lineOf("4.9.0"), root);
+        TunedConfig knobs = TunedConfig.load(Files.writeString(root.resolve("t.properties"), "deleteWhen=01\nsendMessageThreadPoolNums=2\n"));
+
+        Distribution tuned = stock.tuned(knobs);
+
+        assertThat(tuned.defaultConfig("broker-a")).containsEntry("deleteWhen", "01").containsEntry("sendMessageThreadPoolNums", "2")
+            .containsEntry("brokerName", "broker-a");
+        assertThat(tuned.defaultConfig("broker-b")).containsOnlyKeys("deleteWhen", "sendMessageThreadPoolNums");
+        assertThat(tuned.tuning()).isSameAs(knobs);
+        assertThat(tuned.home()).isEqualTo(stock.home());
+        assertThat(stock.defaultConfig("broker-a")).containsEntry("deleteWhen", "04").doesNotContainKey("sendMessageThreadPoolNums");
+        assertThat(stock.tuning()).isNull();
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
 
@@ -132,6 +133,7 @@ public final class BenchmarkRunner {
                 or(prop("jmh.time"), "1s"), prop("jmh.budget"));
 
         Path out = Paths.get(required(maven, "output-dir"));
+        Path buildDir = out;
         Path json = out.resolve(RESULT_JSON);
         Path summary = out.resolve(SUMMARY_MD);
         if (quotes != null) {
@@ -152,6 +154,10 @@ public final class BenchmarkRunner {
             .option("-wi", Integer.toString(plan.warmupIterations)).option("-w", jmhTime(plan.warmupMillis))
             .option("-i", Integer.toString(plan.iterations)).option("-r", jmhTime(plan.measurementMillis))
             .gcProfiler().option("-foe", "true");
+        int cpus = Runtime.getRuntime().availableProcessors();
+        Optional<ForkPinning> pinning = args.gives("-jvm") ? Optional.empty()
+            : ForkPinning.of(buildDir, cpus, prop("jmh.pin"), System.getenv("PATH"), System.getProperty("java.home"));
+        pinning.ifPresent(p -> args.option("-jvm", p.wrapper().toString()));
         boolean ownResults = args.results("json", json.toString());
 
         PrintStream log = System.out;
@@ -198,13 +204,15 @@ public final class BenchmarkRunner {
         ctx.jmhArgs = args.toString();
         ctx.duration = RunPlan.duration(seconds);
         ctx.estimate = RunPlan.duration(plan.estimateSeconds());
-        ctx.cpus = Runtime.getRuntime().availableProcessors();
+        ctx.cpus = cpus;
+        ctx.pinning = pinning.map(p -> p.describe(cpus)).orElse(args.gives("-jvm") ? "as the -jvm after -- says"
+            : "not pinned (one CPU, no taskset, or -Djmh.pin=false)");
         ctx.idleBeforePercent = idleBefore;
         ctx.othersDuringPercent = CpuSampler.othersPercent(cpuStart, cpuEnd);
         Path jsonPath = json.toAbsolutePath().normalize();
         // a line's summary is committed beside its JSON: name the file from the repository root, not this machine's
         ctx.resultFile = jsonPath.startsWith(projectRoot) ? projectRoot.relativize(jsonPath).toString() : json.toString();
-        String md = new SummaryWriter(LineMethods.ALL)
+        String md = new SummaryWriter(LineMethods.ALL, Headline.CONTROL)
             .write(new String(Files.readAllBytes(json), StandardCharsets.UTF_8), ctx);
         Files.write(summary, md.getBytes(StandardCharsets.UTF_8));
         log.println();

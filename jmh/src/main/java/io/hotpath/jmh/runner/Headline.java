@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.hotpath.jmh.PropertiesCorpus;
 import io.hotpath.jmh.codec.PropertiesEncodeBenchmark;
+import io.hotpath.jmh.control.MachineControlBenchmark;
 import io.hotpath.jmh.codec.PropertiesParseBenchmark;
 import io.hotpath.jmh.header.SendHeaderDecodeBenchmark;
 import io.hotpath.jmh.store.PersistedPropertiesBenchmark;
@@ -26,6 +27,9 @@ public final class Headline {
         PropertiesEncodeBenchmark.class.getSimpleName(),
         SendHeaderDecodeBenchmark.class.getSimpleName(),
         PersistedPropertiesBenchmark.class.getSimpleName());
+
+    /** The machine's control rows, measured in the same run: the noise floor the summary states beside the lines'. */
+    static final String CONTROL = MachineControlBenchmark.class.getSimpleName();
 
     /**
      * One value per parameter: a producer's message with user properties (what real traffic carries besides
@@ -55,6 +59,7 @@ public final class Headline {
         for (LineMethods line : LineMethods.ALL) {
             args.include(include(line));
         }
+        args.include("\\." + CONTROL + "\\.");
         for (Map.Entry<String, String> p : PARAMS.entrySet()) {
             args.param(p.getKey(), p.getValue());
         }

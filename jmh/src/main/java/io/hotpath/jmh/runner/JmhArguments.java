@@ -146,8 +146,11 @@ final class JmhArguments {
         }
     }
 
-    private boolean gives(String option) {
+    /** Whether the pass-through gives this single-valued option. */
+    boolean gives(String option) {
         switch (option) {
+            case "-jvm":
+                return given.getJvm().hasValue();
             case "-f":
                 return given.getForkCount().hasValue();
             case "-wi":

@@ -41,23 +41,35 @@ public final class SummaryWriter {
         Double idleBeforePercent;
         Double othersDuringPercent;
         String resultFile;
+        String pinning;
     }
 
     private final List<LineMethods> lines;
+    private final String controlBenchmark;
 
-    public SummaryWriter(List<LineMethods> lines) {
+    /**
+     * @param controlBenchmark simple name of the benchmark class whose rows measure the machine itself (fixed code, no
+     *        line's): the header states their errors as the run's noise floor, and they are not counted as noisy rows
+     */
+    public SummaryWriter(List<LineMethods> lines, String controlBenchmark) {
         this.lines = List.copyOf(lines);
+        this.controlBenchmark = controlBenchmark;
     }
 
     public String write(String json, RunContext ctx) {
         JsonArray results = JsonParser.parseString(json).getAsJsonArray();
         Map<LineMethods, List<JsonObject>> byLine = new LinkedHashMap<>();
         List<JsonObject> others = new ArrayList<>();
+        List<JsonObject> controls = new ArrayList<>();
         int noisy = 0;
         int unknown = 0;
         for (JsonElement e : results) {
             JsonObject r = e.getAsJsonObject();
             Optional<LineMethods> line = LineMethods.of(method(r), lines);
+            if (isControl(r)) {
+                controls.add(r);
+                continue;
+            }
             if (line.isPresent()) {
                 byLine.computeIfAbsent(line.get(), k -> new ArrayList<>()).add(r);
             } else {
@@ -67,7 +79,12 @@ public final class SummaryWriter {
             unknown += Double.isNaN(num(r.getAsJsonObject("primaryMetric"), "scoreError")) ? 1 : 0;
         }
         StringBuilder md = new StringBuilder(4096);
-        header(md, results, ctx, noisy, unknown);
+        header(md, results, ctx, noisy, results.size() - controls.size(), unknown);
+        line(md, "Machine floor", floor(controls));
+        md.append('\n');
+        md.append("Each line's drop-ins are compared with that line's own stock release, with the same benchmark and")
+            .append(" parameters, in this run: speed-up = stock time / method time (> 1 is faster); B/op ratio =")
+            .append(" method B/op / stock B/op (< 1 allocates less). Errors are JMH's 99.9 % confidence half-widths.\n");
         for (LineMethods line : lines) {
             if (byLine.containsKey(line)) {
                 lineTable(md, line, byLine.get(line));
@@ -77,12 +94,40 @@ public final class SummaryWriter {
             md.append("\n## Rows of no line (no ratios)\n\n");
             table(md, null, groups(others));
         }
+        if (!controls.isEmpty()) {
+            md.append("\n## Machine control (fixed code, no line's: the run's noise floor)\n\n");
+            table(md, null, groups(controls));
+        }
         return md.toString();
+    }
+
+    private boolean isControl(JsonObject r) {
+        String benchmark = str(r, "benchmark");
+        String className = benchmark.substring(0, Math.max(0, benchmark.lastIndexOf('.')));
+        return simpleName(className).equals(controlBenchmark);
+    }
+
+    /**
+     * The control rows' relative errors: a line's row cannot be expected to be quieter than the control of its kind
+     * measured in the same run, so a noisy row beside a noisy control is the machine's, not the benchmark's.
+     */
+    static String floor(List<JsonObject> controls) {
+        if (controls.isEmpty()) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        for (JsonObject r : controls) {
+            JsonObject pm = r.getAsJsonObject("primaryMetric");
+            double rel = num(pm, "scoreError") / Math.abs(num(pm, "score"));
+            parts.add(method(r) + (Double.isNaN(rel) ? " without an error estimate"
+                : String.format(Locale.ROOT, " %.0f %%", rel * 100) + (rel > NOISY ? " **noisy**" : "")));
+        }
+        return "errors of the control rows (fixed code, no RocketMQ: see the last table): " + String.join(", ", parts);
     }
 
     // ---------------------------------------------------------------- header
 
-    private void header(StringBuilder md, JsonArray results, RunContext ctx, int noisy, int unknown) {
+    private void header(StringBuilder md, JsonArray results, RunContext ctx, int noisy, int lineRows, int unknown) {
         md.append("# JMH summary\n\n");
         line(md, "Date", ctx.date);
         if (results.size() > 0) {
@@ -97,14 +142,11 @@ public final class SummaryWriter {
         line(md, "Duration", ctx.duration == null ? null
             : ctx.duration + (ctx.estimate == null ? "" : " (estimated " + ctx.estimate + ")"));
         line(md, "Machine", machine(ctx));
+        line(md, "Fork CPU", ctx.pinning);
         line(md, "Raw results", ctx.resultFile);
-        line(md, "Noisy rows", noisy + " of " + results.size() + " (error above " + Math.round(NOISY * 100)
+        line(md, "Noisy rows", noisy + " of " + lineRows + " (error above " + Math.round(NOISY * 100)
             + " % of the score, marked **noisy**: do not quote them)"
             + (unknown == 0 ? "" : "; " + unknown + " without an error estimate (too few iterations), not quotable either"));
-        md.append('\n');
-        md.append("Each line's drop-ins are compared with that line's own stock release, with the same benchmark and")
-            .append(" parameters, in this run: speed-up = stock time / method time (> 1 is faster); B/op ratio =")
-            .append(" method B/op / stock B/op (< 1 allocates less). Errors are JMH's 99.9 % confidence half-widths.\n");
     }
 
     private static String settings(JsonObject r) {

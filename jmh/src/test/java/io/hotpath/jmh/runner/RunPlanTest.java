@@ -24,7 +24,7 @@ class RunPlanTest {
     void refusesInOneLineAPlanOverTheBudgetInsteadOfShorteningIt() {
         assertThatThrownBy(() -> RunPlan.plan(40, "", "", "", "", "", "600"))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("40 benchmark/param combinations x 3 forks x (5 warmup x 1 s + 8 measurement x 1 s) would take"
+            .hasMessage("40 benchmark/param combinations x 4 forks x (3 warmup x 1 s + 6 measurement x 1 s) would take"
                 + " ~32 min 00 s, over -Djmh.budget=600 s: narrow -Djmh.include or lower -Djmh.forks / -Djmh.iterations"
                 + " (nothing is shortened for you)")
             .message().doesNotContain("\n");
@@ -33,7 +33,7 @@ class RunPlanTest {
     @Test
     void acceptsAPlanWithinTheBudget() {
         RunPlan p = RunPlan.plan(8, "", "", "", "", "", "420");
-        assertThat(p.estimateSeconds()).isEqualTo(8 * 3 * (3.0 + 13));
+        assertThat(p.estimateSeconds()).isEqualTo(8 * 4 * (3.0 + 9));
         assertThat(p.measurementMillis).isEqualTo(1000);
     }
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The summary's grouping by release line, its ratios and its noise marks, on a small synthetic JMH JSON
  * (canned-lines-result.json: one parse benchmark with every line's rows, a floor and upstreamLatest; one decode
- * benchmark whose line has no stock row). Nothing here measures speed.
+ * benchmark whose line has no stock row; two rows of a machine-control benchmark). Nothing here measures speed.
  */
 class SummaryWriterTest {
 
@@ -31,7 +31,7 @@ class SummaryWriterTest {
         ctx.cpus = 2;
         ctx.idleBeforePercent = 97.5;
         ctx.othersDuringPercent = 1.2;
-        summary = new SummaryWriter(LineMethods.ALL).write(canned(), ctx);
+        summary = new SummaryWriter(LineMethods.ALL, "SampleControlBenchmark").write(canned(), ctx);
     }
 
     @Test
@@ -51,7 +51,24 @@ class SummaryWriterTest {
         // upstream490 (60 of 400 = 15 %) and hotpath491 (30 of 150 = 20 %); upstreamLatest has no error estimate
         assertThat(summary).contains("- Noisy rows: 2 of 10 (error above 10 % of the score, marked **noisy**: do not quote"
             + " them); 1 without an error estimate (too few iterations), not quotable either\n");
-        assertThat(summary.split("\\*\\*noisy\\*\\*", -1)).hasSize(1 + 1 + 2); // the header's legend and the two rows
+        // the header's legend, the two rows, and the noisy control in the floor line and in its table
+        assertThat(summary.split("\\*\\*noisy\\*\\*", -1)).hasSize(1 + 1 + 2 + 2);
+    }
+
+    @Test
+    void statesTheControlRowsErrorsAsTheRunsFloorWithoutCountingThemAsNoisyRows() {
+        assertThat(summary).contains("- Machine floor: errors of the control rows (fixed code, no RocketMQ: see the last"
+            + " table): allocating 15 % **noisy**, cpuOnly 2 %\n");
+        assertThat(summary).endsWith("## Machine control (fixed code, no line's: the run's noise floor)\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op |\n"
+            + "|---|---|---|---:|---:|---:|\n"
+            + "| SampleControlBenchmark |  | allocating | 200.0 | 30.0 (15 %) **noisy** | n/a |\n"
+            + "| SampleControlBenchmark |  | cpuOnly | 100.0 | 2.00 (2 %) | n/a |\n");
+    }
+
+    @Test
+    void statesNoFloorWithoutControlRows() {
+        assertThat(SummaryWriter.floor(java.util.List.of())).isNull();
     }
 
     @Test
@@ -85,7 +102,7 @@ class SummaryWriterTest {
 
     @Test
     void listsTheRowsOfNoLineLastWithoutRatios() {
-        assertThat(summary).endsWith("## Rows of no line (no ratios)\n\n"
+        assertThat(summary).contains("## Rows of no line (no ratios)\n\n"
             + "| benchmark | parameters | method | ns/op | ± error | B/op |\n"
             + "|---|---|---|---:|---:|---:|\n"
             + "| SampleParseBenchmark | corpus=large12 | floorNoScan | 50.0 | 1.00 (2 %) | 96 |\n"
