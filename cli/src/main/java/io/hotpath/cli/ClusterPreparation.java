@@ -81,12 +81,9 @@ final class ClusterPreparation {
             // every line resolved (and a partial one refused), every tuned arm's configuration read, before the first
             // build: a build takes minutes
             Map<String, ReleaseLine> lines = options.resolvedLines(root);
+            options.tunings(lines);
             for (Arm arm : options.arms(lines)) {
-                ReleaseLine line = lines.get(arm.line());
-                if (arm.tuned()) {
-                    options.tuning(line);
-                }
-                List<String> flavors = needed.computeIfAbsent(line, k -> new ArrayList<>());
+                List<String> flavors = needed.computeIfAbsent(lines.get(arm.line()), k -> new ArrayList<>());
                 if (!flavors.contains(arm.flavor())) {
                     flavors.add(arm.flavor());
                 }

@@ -11,9 +11,4 @@ public record Arm(String label, String line, String flavor, boolean tuned) {
     public Arm(String label, String line, String flavor) {
         this(label, line, flavor, false);
     }
-
-    /** The {@code --arms} name of this arm's kind: its flavor, with "+tuned" when tuned. */
-    public String kind() {
-        return flavor + (tuned ? CampaignOptions.TUNED_SUFFIX : "");
-    }
 }

@@ -12,6 +12,7 @@ import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,10 +53,11 @@ public final class Campaign {
         Files.createDirectories(dir);
         ClientLogging.logTo(dir.resolve("client-logs"));
         Map<String, ReleaseLine> lines = options.resolvedLines(projectRoot);
+        Map<String, TunedConfig> tunings = options.tunings(lines);
         Map<Arm, Distribution> distributions = new LinkedHashMap<>();
         for (Arm arm : options.arms(lines)) {
             Distribution distribution = Distribution.resolve(arm.flavor(), lines.get(arm.line()), projectRoot);
-            distributions.put(arm, arm.tuned() ? distribution.tuned(options.tuning(lines.get(arm.line()))) : distribution);
+            distributions.put(arm, arm.tuned() ? distribution.tuned(tunings.get(arm.line())) : distribution);
         }
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();

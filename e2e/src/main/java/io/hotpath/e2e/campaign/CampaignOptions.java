@@ -232,6 +232,17 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         return ReleaseLines.usage(() -> tunedFile != null ? TunedConfig.load(tunedFile) : TunedConfig.of(line));
     }
 
+    /**
+     * The overlay of every line that has a tuned arm, keyed by release, each read once: the campaign lays them over
+     * its tuned arms' brokers, and its preparation reads them before building anything.
+     */
+    public Map<String, TunedConfig> tunings(Map<String, ReleaseLine> resolved) {
+        Map<String, TunedConfig> tunings = new LinkedHashMap<>();
+        arms(resolved).stream().filter(Arm::tuned)
+                .forEach(arm -> tunings.computeIfAbsent(arm.line(), release -> tuning(resolved.get(release))));
+        return tunings;
+    }
+
     /** The warm-up of every measured round. */
     public Warmup warmup() {
         return new Warmup(warmupSeconds, warmupJitPercent / 100.0);

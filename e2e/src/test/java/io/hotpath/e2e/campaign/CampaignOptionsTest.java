@@ -164,9 +164,11 @@ class CampaignOptionsTest {
         List<Arm> arms = options.arms(root);
         assertThat(arms).containsExactly(STOCK, new Arm("stock+tuned", "4.9.0", "stock", true), PATCHED,
                 new Arm("patched+tuned", "4.9.0", "patched", true));
-        assertThat(arms).extracting(Arm::kind).containsExactly("stock", "stock+tuned", "patched", "patched+tuned");
+        assertThat(arms).extracting(Arm::label).containsExactly("stock", "stock+tuned", "patched", "patched+tuned");
         assertThat(options.tuning(options.resolvedLines(root).get("4.9.0")).knobs())
                 .containsExactly(java.util.Map.entry("sendMessageThreadPoolNums", "2"));
+        assertThat(options.tunings(options.resolvedLines(root))).containsOnlyKeys("4.9.0");
+        assertThat(CampaignOptions.parse("--line", "4.9.0").tunings(options.resolvedLines(root))).isEmpty();
         // four arms of one line alternate like a cross-line campaign's: a drift must not always favour the same arm
         assertThat(options.roundOrder(arms, 2)).containsExactly(arms.get(3), arms.get(2), arms.get(1), arms.get(0));
         assertThat(CampaignOptions.USAGE).contains("[--arms A1,A2,...] [--tuned FILE]");

@@ -102,9 +102,7 @@ public final class SummaryWriter {
     }
 
     private boolean isControl(JsonObject r) {
-        String benchmark = str(r, "benchmark");
-        String className = benchmark.substring(0, Math.max(0, benchmark.lastIndexOf('.')));
-        return simpleName(className).equals(controlBenchmark);
+        return simpleName(className(r)).equals(controlBenchmark);
     }
 
     /**
@@ -198,8 +196,7 @@ public final class SummaryWriter {
     static List<Group> groups(List<JsonObject> results) {
         Map<String, Group> groups = new LinkedHashMap<>();
         for (JsonObject r : results) {
-            String benchmark = str(r, "benchmark");
-            String className = benchmark.substring(0, Math.max(0, benchmark.lastIndexOf('.')));
+            String className = className(r);
             String params = params(r);
             String mode = str(r, "mode");
             groups.computeIfAbsent(className + '\0' + mode + '\0' + params, k -> new Group(className, mode, params))
@@ -322,6 +319,12 @@ public final class SummaryWriter {
     static String method(JsonObject r) {
         String b = str(r, "benchmark");
         return b.substring(b.lastIndexOf('.') + 1);
+    }
+
+    /** The benchmark class of a row: its {@code benchmark} without the method. */
+    private static String className(JsonObject r) {
+        String benchmark = str(r, "benchmark");
+        return benchmark.substring(0, Math.max(0, benchmark.lastIndexOf('.')));
     }
 
     private static String simpleName(String className) {
