@@ -23,10 +23,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.hotpath.jmh.results.JmhResults;
 import io.hotpath.jmh.results.LineQuotes;
 import io.hotpath.jmh.results.PatchResults;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
@@ -41,7 +45,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * run ({@link RunDecision}), what to run (by default {@link Headline}: each release line's drop-ins against its own
  * stock; {@code -Djmh.matrix=full}, {@code -Djmh.include} etc.: the full matrix or part of it; {@code -Djmh.line}: what
  * the line's patches quote), plans the settings ({@link RunPlan}), samples how busy the machine is,
- * runs every selected benchmark in ONE JMH invocation with {@code -prof gc}, and writes
+ * runs every selected benchmark with {@code -prof gc} (in one JMH invocation; the default run in one per line, with a
+ * fork of the machine control between them: {@link PartedRun}), and writes
  * {@code target/jmh-result.json} and {@code target/jmh-summary.md} ({@link SummaryWriter}).
  *
  * <p>Run switches arrive as system properties ({@code -Djmh.include} etc., empty = default, see
@@ -184,7 +189,14 @@ public final class BenchmarkRunner {
         long t0 = System.nanoTime();
         Collection<?> results;
         try {
-            results = new Runner(new CommandLineOptions(args.toList().toArray(new String[0]))).run();
+            // the default run's control gets a fork between the lines; a user's own -rf/-rff would get the last part only
+            if (headline && ownResults) {
+                List<RunResult> merged = PartedRun.run(Headline.parts(), args, plan.forks, log);
+                ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(merged);
+                results = merged;
+            } else {
+                results = new Runner(new CommandLineOptions(args.toList().toArray(new String[0]))).run();
+            }
         } catch (RunnerException e) {
             Files.deleteIfExists(json); // partial results of a failed run, e.g. a @Setup guard
             throw e;
@@ -207,6 +219,11 @@ public final class BenchmarkRunner {
         ctx.cpus = cpus;
         ctx.pinning = pinning.map(p -> p.describe(cpus)).orElse(args.gives("-jvm") ? "as the -jvm after -- says"
             : "not pinned (one CPU, no taskset, or -Djmh.pin=false)");
+        if (headline && ownResults) {
+            ctx.parts = Headline.parts().size() + ", in order: " + Headline.parts().stream().map(Headline.Part::label)
+                .collect(Collectors.joining("; ")) + " (the control: " + Headline.CONTROL_FORKS_PER_PART
+                + " fork each time, its forks together in one row)";
+        }
         ctx.idleBeforePercent = idleBefore;
         ctx.othersDuringPercent = CpuSampler.othersPercent(cpuStart, cpuEnd);
         Path jsonPath = json.toAbsolutePath().normalize();

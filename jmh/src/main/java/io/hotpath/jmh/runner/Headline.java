@@ -1,5 +1,6 @@
 package io.hotpath.jmh.runner;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,10 +60,41 @@ public final class Headline {
         for (LineMethods line : LineMethods.ALL) {
             args.include(include(line));
         }
-        args.include("\\." + CONTROL + "\\.");
+        args.include(controlInclude());
         for (Map.Entry<String, String> p : PARAMS.entrySet()) {
             args.param(p.getKey(), p.getValue());
         }
+    }
+
+    /**
+     * One JMH invocation of the default run: a line's rows, or one fork of each control row. {@code label} says which
+     * in the run's progress lines.
+     */
+    record Part(String label, String include, boolean control) {
+    }
+
+    /** Forks of the control rows per {@link Part}: one each time, spread through the run (see {@link #parts()}). */
+    static final int CONTROL_FORKS_PER_PART = 1;
+
+    /**
+     * The default run as JMH invocations, in order: the control before the first line and after every line. The host
+     * of this machine has slow spells of seconds to minutes (a fork 1.3-1.8x slower than the others, see
+     * jmh/README.md); a control measured once, at the end, misses them, while one fork of it before and after each
+     * line samples the machine across the whole run, and its error is then the floor that run's rows are judged by.
+     */
+    static List<Part> parts() {
+        List<Part> parts = new ArrayList<>();
+        parts.add(new Part("control, before the first line", controlInclude(), true));
+        for (LineMethods line : LineMethods.ALL) {
+            parts.add(new Part(line.release() + " line", include(line), false));
+            parts.add(new Part("control, after the " + line.release() + " line", controlInclude(), true));
+        }
+        return Collections.unmodifiableList(parts);
+    }
+
+    /** The JMH include of the control rows. */
+    static String controlInclude() {
+        return "\\." + CONTROL + "\\.";
     }
 
     /** The JMH include of one line's headline rows. */

@@ -26,6 +26,8 @@ final class JmhArguments {
     private final List<String> passThrough;
     /** The pass-through as JMH reads it: which options it gives. */
     private final CommandLineOptions given;
+    /** The runner's includes, apart from its other options: a part of the default run swaps them for its own. */
+    private final List<String> includes = new ArrayList<>();
     private final List<String> own = new ArrayList<>();
     private final List<String> leftOut = new ArrayList<>();
 
@@ -58,7 +60,7 @@ final class JmhArguments {
 
     /** The benchmarks to run, unless the pass-through names benchmarks itself: JMH would run both selections. */
     JmhArguments include(String regexp) {
-        add(!given.getIncludes().isEmpty(), regexp);
+        (given.getIncludes().isEmpty() ? includes : leftOut).add(regexp);
         return this;
     }
 
@@ -113,7 +115,27 @@ final class JmhArguments {
 
     /** The runner's own options, then the pass-through, unchanged and in order. */
     List<String> toList() {
-        List<String> all = new ArrayList<>(own);
+        List<String> all = new ArrayList<>(includes);
+        all.addAll(own);
+        all.addAll(passThrough);
+        return all;
+    }
+
+    /**
+     * The arguments of one part of a run that JMH runs in several invocations: {@code include} instead of the
+     * runner's includes, and {@code forks} instead of the runner's own {@code -f} unless the pass-through gives one
+     * (then the user's count holds for every part); everything else as {@link #toList()}.
+     */
+    List<String> part(String include, int forks) {
+        List<String> all = new ArrayList<>();
+        all.add(include);
+        for (int i = 0; i < own.size(); i++) {
+            all.add(own.get(i));
+            if (own.get(i).equals("-f") && i + 1 < own.size()) {
+                all.add(Integer.toString(forks));
+                i++;
+            }
+        }
         all.addAll(passThrough);
         return all;
     }

@@ -42,6 +42,8 @@ public final class SummaryWriter {
         Double othersDuringPercent;
         String resultFile;
         String pinning;
+        /** How the run was split into JMH invocations ({@link PartedRun}); null for one invocation. */
+        String parts;
     }
 
     private final List<LineMethods> lines;
@@ -79,7 +81,7 @@ public final class SummaryWriter {
             unknown += Double.isNaN(num(r.getAsJsonObject("primaryMetric"), "scoreError")) ? 1 : 0;
         }
         StringBuilder md = new StringBuilder(4096);
-        header(md, results, ctx, noisy, results.size() - controls.size(), unknown);
+        header(md, results, ctx, noisy, results.size() - controls.size(), unknown, controlError(controls));
         line(md, "Machine floor", floor(controls));
         md.append('\n');
         md.append("Each line's drop-ins are compared with that line's own stock release, with the same benchmark and")
@@ -125,7 +127,8 @@ public final class SummaryWriter {
 
     // ---------------------------------------------------------------- header
 
-    private void header(StringBuilder md, JsonArray results, RunContext ctx, int noisy, int lineRows, int unknown) {
+    private void header(StringBuilder md, JsonArray results, RunContext ctx, int noisy, int lineRows, int unknown,
+                        double controlError) {
         md.append("# JMH summary\n\n");
         line(md, "Date", ctx.date);
         if (results.size() > 0) {
@@ -137,6 +140,7 @@ public final class SummaryWriter {
         }
         line(md, "Command", ctx.command == null ? null : "`" + ctx.command + "`");
         line(md, "JMH arguments", ctx.jmhArgs == null ? null : "`" + ctx.jmhArgs + "`");
+        line(md, "JMH invocations", ctx.parts);
         line(md, "Duration", ctx.duration == null ? null
             : ctx.duration + (ctx.estimate == null ? "" : " (estimated " + ctx.estimate + ")"));
         line(md, "Machine", machine(ctx));
@@ -144,7 +148,22 @@ public final class SummaryWriter {
         line(md, "Raw results", ctx.resultFile);
         line(md, "Noisy rows", noisy + " of " + lineRows + " (error above " + Math.round(NOISY * 100)
             + " % of the score, marked **noisy**: do not quote them)"
-            + (unknown == 0 ? "" : "; " + unknown + " without an error estimate (too few iterations), not quotable either"));
+            + (unknown == 0 ? "" : "; " + unknown + " without an error estimate (too few iterations), not quotable either")
+            + (controlError > NOISY ? String.format(Locale.ROOT, "; the machine control's own error reached %.0f %%:"
+                + " errors under %d %% lie below this run's floor", controlError * 100, Math.round(NOISY * 100)) : ""));
+    }
+
+    /** The largest relative error of the control rows; 0 without any. */
+    static double controlError(List<JsonObject> controls) {
+        double max = 0;
+        for (JsonObject r : controls) {
+            JsonObject pm = r.getAsJsonObject("primaryMetric");
+            double rel = num(pm, "scoreError") / Math.abs(num(pm, "score"));
+            if (!Double.isNaN(rel)) {
+                max = Math.max(max, rel);
+            }
+        }
+        return max;
     }
 
     private static String settings(JsonObject r) {

@@ -49,6 +49,28 @@ class HeadlineTest {
     }
 
     @Test
+    void runsTheControlBeforeTheFirstLineAndAfterEveryLineSoThatItsForksAddUpToALinesForkCount() throws Exception {
+        List<Headline.Part> parts = Headline.parts();
+        assertThat(parts).hasSize(2 * LineMethods.ALL.size() + 1);
+        for (int i = 0; i < parts.size(); i++) {
+            Headline.Part part = parts.get(i);
+            assertThat(part.control()).as("part %d", i).isEqualTo(i % 2 == 0);
+            List<String> methods = new ArrayList<>();
+            for (BenchmarkListEntry e : entries(List.of(part.include()))) {
+                methods.add(e.getUsername());
+            }
+            if (part.control()) {
+                assertThat(methods).hasSize(2).allMatch(m -> m.contains("." + Headline.CONTROL + "."));
+            } else {
+                assertThat(part.include()).isEqualTo(Headline.include(LineMethods.ALL.get(i / 2)));
+            }
+        }
+        // the control's forks over the whole run: as many as a line's rows get in one part
+        assertThat(Headline.CONTROL_FORKS_PER_PART * (LineMethods.ALL.size() + 1))
+            .isEqualTo(RunPlan.plan(PER_LINE, "", "", "", "", "", "").forks);
+    }
+
+    @Test
     void runsEachLineWithFourForksAndOneSecondIterationsInUnderSevenMinutes() {
         RunPlan line = RunPlan.plan(PER_LINE, "", "", "", "", "", "");
         assertThat(line.forks).isEqualTo(4);

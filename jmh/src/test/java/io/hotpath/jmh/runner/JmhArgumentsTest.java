@@ -134,4 +134,23 @@ class JmhArgumentsTest {
         assertThat(JmhArguments.shellWords(Arrays.asList("-jvmArgsAppend", "-XX:+A -XX:+B", "it's", "X.y$", "-f", "1")))
             .isEqualTo("-jvmArgsAppend '-XX:+A -XX:+B' 'it'\\''s' 'X.y$' -f 1");
     }
+
+    @Test
+    void aPartOfTheRunSwapsTheIncludesAndTheRunnersForkCount() throws CommandLineOptionException {
+        JmhArguments args = after("-p", "corpus=small5");
+        args.include("A").include("B").option("-f", "4").gcProfiler();
+
+        assertThat(args.part("C", 1)).containsExactly("C", "-f", "1", "-prof", "gc", "-p", "corpus=small5");
+        assertThat(args.toList()).containsExactly("A", "B", "-f", "4", "-prof", "gc", "-p", "corpus=small5");
+    }
+
+    @Test
+    void aPartKeepsTheUsersForkCount() throws CommandLineOptionException {
+        JmhArguments args = after("-f", "2");
+        args.include("A").option("-f", "4");
+
+        CommandLineOptions part = new CommandLineOptions(args.part("C", 1).toArray(new String[0]));
+        assertThat(part.getForkCount().get()).isEqualTo(2);
+        assertThat(part.getIncludes()).containsExactly("C");
+    }
 }

@@ -31,6 +31,7 @@ class SummaryWriterTest {
         ctx.cpus = 2;
         ctx.idleBeforePercent = 97.5;
         ctx.othersDuringPercent = 1.2;
+        ctx.parts = "3, in order: control; 4.9.0 line; control";
         summary = new SummaryWriter(LineMethods.ALL, "SampleControlBenchmark").write(canned(), ctx);
     }
 
@@ -43,6 +44,7 @@ class SummaryWriterTest {
             .contains("- Fork JVM args: `-Xms2g -Xmx2g -XX:+AlwaysPreTouch`\n")
             .contains("- Command: `mvn -B -pl jmh verify`\n")
             .contains("- Duration: 18 min 10 s (estimated 19 min 12 s)\n")
+            .contains("- JMH invocations: 3, in order: control; 4.9.0 line; control\n")
             .contains("- Machine: 2 CPUs; 97.5 % idle right before the run, other processes used 1.2 % of all CPUs during it -> **quiet**\n");
     }
 
@@ -50,7 +52,8 @@ class SummaryWriterTest {
     void headerCountsTheRowsWhoseErrorExceedsTenPercent() {
         // upstream490 (60 of 400 = 15 %) and hotpath491 (30 of 150 = 20 %); upstreamLatest has no error estimate
         assertThat(summary).contains("- Noisy rows: 2 of 10 (error above 10 % of the score, marked **noisy**: do not quote"
-            + " them); 1 without an error estimate (too few iterations), not quotable either\n");
+            + " them); 1 without an error estimate (too few iterations), not quotable either; the machine control's own"
+            + " error reached 15 %: errors under 10 % lie below this run's floor\n");
         // the header's legend, the two rows, and the noisy control in the floor line and in its table
         assertThat(summary.split("\\*\\*noisy\\*\\*", -1)).hasSize(1 + 1 + 2 + 2);
     }
@@ -64,6 +67,18 @@ class SummaryWriterTest {
             + "|---|---|---|---:|---:|---:|\n"
             + "| SampleControlBenchmark |  | allocating | 200.0 | 30.0 (15 %) **noisy** | n/a |\n"
             + "| SampleControlBenchmark |  | cpuOnly | 100.0 | 2.00 (2 %) | n/a |\n");
+    }
+
+    @Test
+    void saysTheTargetLiesBelowTheFloorOnlyWhenAControlIsAboveTenPercent() {
+        com.google.gson.JsonObject quiet = com.google.gson.JsonParser.parseString(
+            "{\"primaryMetric\": {\"score\": 100.0, \"scoreError\": 10.0}}").getAsJsonObject();
+        com.google.gson.JsonObject noisy = com.google.gson.JsonParser.parseString(
+            "{\"primaryMetric\": {\"score\": 100.0, \"scoreError\": 10.5}}").getAsJsonObject();
+
+        assertThat(SummaryWriter.controlError(java.util.List.of(quiet))).isEqualTo(0.10);
+        assertThat(SummaryWriter.controlError(java.util.List.of(quiet, noisy))).isEqualTo(0.105);
+        assertThat(SummaryWriter.controlError(java.util.List.of())).isZero();
     }
 
     @Test
