@@ -78,4 +78,58 @@ class TunedConfigTest {
         Files.writeString(lineDir.resolve(TunedConfig.FILE), "sendMessageThreadPoolNums=2\n");
         assertThat(TunedConfig.of(line).knobs()).containsOnlyKeys("sendMessageThreadPoolNums");
     }
+
+    @Test
+    void everyKnobAShippedLineTunesNamesTheMeasurementThatPutItThere() throws IOException {
+        Path root = Path.of(System.getProperty("hotpath.root", "..")).toAbsolutePath().normalize();
+        int files = 0;
+        try (java.util.stream.Stream<Path> lines = Files.list(root.resolve("patches"))) {
+            for (Path line : lines.filter(Files::isDirectory).sorted().toList()) {
+                Path tuned = line.resolve(TunedConfig.FILE);
+                if (Files.isRegularFile(tuned)) {
+                    files++;
+                    assertThat(TunedConfig.load(tuned).knobs()).as("%s", tuned).isNotEmpty();
+                    assertThat(unmeasuredKnobs(tuned, root)).as("%s", tuned).isEmpty();
+                }
+            }
+        }
+        assertThat(files).as("lines that ship a %s", TunedConfig.FILE).isPositive();
+    }
+
+    @Test
+    void theMeasurementCheckRejectsAKnobWithoutOneOrWithAMissingFile() throws IOException {
+        Files.createDirectories(dir.resolve("docs/results"));
+        Files.writeString(dir.resolve("docs/results/screen.md"), "a report\n");
+        Path tuned = Files.writeString(dir.resolve("t.properties"), "# measured: docs/results/screen.md\na=1\n"
+            + "# only a reason\nb=2\n\n# measured: docs/results/gone.md\nc=3\n");
+
+        assertThat(unmeasuredKnobs(tuned, dir)).containsExactly("b", "c");
+    }
+
+    /**
+     * The knobs of a tuned file whose comment block right above them names no existing result file in a line
+     * "measured: docs/results/...".
+     */
+    private static java.util.List<String> unmeasuredKnobs(Path tuned, Path root) throws IOException {
+        java.util.List<String> unmeasured = new java.util.ArrayList<>();
+        String measured = null;
+        for (String raw : Files.readAllLines(tuned)) {
+            String line = raw.trim();
+            if (line.isEmpty()) {
+                measured = null;
+            } else if (line.startsWith("#")) {
+                int at = line.indexOf("measured: docs/results/");
+                if (at >= 0) {
+                    measured = line.substring(at + "measured: ".length()).trim();
+                }
+            } else {
+                String key = line.split("[=:\\s]", 2)[0];
+                if (measured == null || !Files.isRegularFile(root.resolve(measured))) {
+                    unmeasured.add(key);
+                }
+                measured = null;
+            }
+        }
+        return unmeasured;
+    }
 }

@@ -42,8 +42,15 @@ final class ArmStatistics {
     }
 
     /**
+     * The smallest difference of medians that can count as resolved: one the verdict shows as at least 0.1 %. Paced
+     * arms that both keep up (TPS 2499.6 vs 2500.0) have ranges apart and a spread near 0, and "resolved: +0.0 %" said
+     * nothing (2026-11-27).
+     */
+    static final double SMALLEST_CHANGE = 0.0005;
+
+    /**
      * Whether arm {@code b} differs from baseline {@code a} beyond the noise: at least 2 rounds each, min-max
-     * ranges apart, and medians further apart than {@link #aaSpread}.
+     * ranges apart, and medians further apart than {@link #aaSpread} and than {@link #SMALLEST_CHANGE}.
      */
     static boolean resolved(List<Double> a, List<Double> b) {
         if (a.size() < 2 || b.size() < 2) {
@@ -51,7 +58,7 @@ final class ArmStatistics {
         }
         double medianA = median(a);
         double difference = medianA == 0 ? 0 : Math.abs(median(b) - medianA) / medianA;
-        return !overlap(a, b) && difference > aaSpread(a, b);
+        return !overlap(a, b) && difference > aaSpread(a, b) && difference >= SMALLEST_CHANGE;
     }
 
     /** The A/A spread of a comparison: the larger relative min-max spread between the rounds of either arm. */

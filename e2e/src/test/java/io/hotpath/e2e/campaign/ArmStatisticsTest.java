@@ -37,4 +37,12 @@ class ArmStatisticsTest {
         // exact metrics (no spread) carry no chance remark
         assertThat(ArmStatistics.verdict(List.of(1232.0, 1232.0), List.of(1224.0, 1224.0))).endsWith("(ranges do not overlap)");
     }
+
+    @Test
+    void aDifferenceTooSmallToShowIsNotResolvedEvenWithRangesApart() {
+        // two paced arms that both kept up: ranges apart, spread ~0, a difference of 0.02 %
+        assertThat(ArmStatistics.verdict(List.of(2499.4, 2499.6), List.of(2500.0, 2500.0)))
+            .startsWith("not resolvable: +0.0 % within A/A spread 0.0 %");
+        assertThat(ArmStatistics.verdict(List.of(2490.0, 2490.0), List.of(2500.0, 2500.0))).startsWith("resolved: +0.4 %");
+    }
 }
