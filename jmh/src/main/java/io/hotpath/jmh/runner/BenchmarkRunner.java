@@ -187,11 +187,12 @@ public final class BenchmarkRunner {
         ZonedDateTime started = ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS);
         CpuSampler.Snapshot cpuStart = CpuSampler.snapshot();
         long t0 = System.nanoTime();
+        // the default run's control gets a fork between the lines; a user's own -rf/-rff would get the last part only
+        List<Headline.Part> parts = headline && ownResults ? Headline.parts() : Collections.emptyList();
         Collection<?> results;
         try {
-            // the default run's control gets a fork between the lines; a user's own -rf/-rff would get the last part only
-            if (headline && ownResults) {
-                List<RunResult> merged = PartedRun.run(Headline.parts(), args, plan.forks, log);
+            if (!parts.isEmpty()) {
+                List<RunResult> merged = PartedRun.run(parts, args, plan.forks, log);
                 ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(merged);
                 results = merged;
             } else {
@@ -219,8 +220,8 @@ public final class BenchmarkRunner {
         ctx.cpus = cpus;
         ctx.pinning = pinning.map(p -> p.describe(cpus)).orElse(args.gives("-jvm") ? "as the -jvm after -- says"
             : "not pinned (one CPU, no taskset, or -Djmh.pin=false)");
-        if (headline && ownResults) {
-            ctx.parts = Headline.parts().size() + ", in order: " + Headline.parts().stream().map(Headline.Part::label)
+        if (!parts.isEmpty()) {
+            ctx.parts = parts.size() + ", in order: " + parts.stream().map(Headline.Part::label)
                 .collect(Collectors.joining("; ")) + " (the control: " + Headline.CONTROL_FORKS_PER_PART
                 + " fork each time, its forks together in one row)";
         }

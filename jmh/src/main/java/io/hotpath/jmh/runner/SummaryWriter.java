@@ -117,8 +117,7 @@ public final class SummaryWriter {
         }
         List<String> parts = new ArrayList<>();
         for (JsonObject r : controls) {
-            JsonObject pm = r.getAsJsonObject("primaryMetric");
-            double rel = num(pm, "scoreError") / Math.abs(num(pm, "score"));
+            double rel = relativeError(r);
             parts.add(method(r) + (Double.isNaN(rel) ? " without an error estimate"
                 : String.format(Locale.ROOT, " %.0f %%", rel * 100) + (rel > NOISY ? " **noisy**" : "")));
         }
@@ -157,8 +156,7 @@ public final class SummaryWriter {
     static double controlError(List<JsonObject> controls) {
         double max = 0;
         for (JsonObject r : controls) {
-            JsonObject pm = r.getAsJsonObject("primaryMetric");
-            double rel = num(pm, "scoreError") / Math.abs(num(pm, "score"));
+            double rel = relativeError(r);
             if (!Double.isNaN(rel)) {
                 max = Math.max(max, rel);
             }
@@ -287,10 +285,14 @@ public final class SummaryWriter {
 
     /** Whether the row's error exceeds {@link #NOISY} of its score (a row without an error estimate is not). */
     static boolean noisy(JsonObject r) {
+        double rel = relativeError(r);
+        return !Double.isNaN(rel) && rel > NOISY;
+    }
+
+    /** The row's error as a share of its score; NaN without an error estimate. */
+    static double relativeError(JsonObject r) {
         JsonObject pm = r.getAsJsonObject("primaryMetric");
-        double score = num(pm, "score");
-        double error = num(pm, "scoreError");
-        return !Double.isNaN(error) && error / Math.abs(score) > NOISY;
+        return num(pm, "scoreError") / Math.abs(num(pm, "score"));
     }
 
     /** > 1 means faster than the base, whatever the mode. */
