@@ -37,7 +37,7 @@ final class CiTests {
     static final String USAGE = """
         usage: bin/hotpath test [--smoke-messages N] [--from STEP]
 
-          --smoke-messages N  messages of step 2's profiled smoke (default 20000)
+          --smoke-messages N  messages of step 2's profiled smoke (default 12000, at 500 msg/s after 20 s of warm-up)
           --from STEP         start at step 1-4 (default 1); e.g. --from 2 re-runs the cluster steps after a passing mvn verify
         """;
     private static final String BROKER_FRAMES = "org/apache/rocketmq/(broker|store|remoting|common)/";
@@ -61,8 +61,8 @@ final class CiTests {
     }
 
     static int run(Path root, List<String> args, MavenRun maven) {
-        // enough load to outlast the 3 s warm-up + 5 s profile window at the smoke's paced 1000 msg/s
-        int smokeMessages = 20000;
+        // enough load to outlast the 3 s warm-up + 5 s profile window at the smoke's paced 500 msg/s
+        int smokeMessages = 12000;
         int from = 1;
         Args in = new Args("test", args);
         while (in.next()) {
@@ -138,11 +138,12 @@ final class CiTests {
     private void profiledSmoke(ReleaseLine main, int smokeMessages) {
         String release = main.release();
         info("2/4 patched 2m-2s smoke (" + smokeMessages + " messages) with both masters profiled");
-        // paced: the smoke fails on any send the broker rejects (SYSTEM_BUSY), and unpaced under the profiler it once got
-        // one; 1000 msg/s is well below what the 2-core CI machine holds, and 20000 messages outlast warm-up + profile
+        // the smoke fails on any send the broker rejects (SYSTEM_BUSY) in its measured load. Unpaced under the profiler it
+        // once got one; paced at 1000 msg/s on a fresh cluster, CI's machine got one in the first seconds (when it acked
+        // 144 msg/s; 512 msg/s over the run, 2026-11-27). So: 20 s of discarded warm-up load first, then 500 msg/s.
         Instant smoke = Instant.now();
         timed("patched smoke, profiled", release, () -> Profile.run(root, List.of("cluster", "--dist", "patched", "--warmup", "3",
-            "--seconds", "5", "--messages", Integer.toString(smokeMessages), "--rate", "1000")));
+            "--seconds", "5", "--messages", Integer.toString(smokeMessages), "--rate", "500", "--cluster-warmup", "20")));
         Path cluster = newest("cluster-patched-", smoke);
         FlameGraphFrames.expect(BROKER_FRAMES, Stream.of("broker-a-cpu.collapsed", "broker-b-cpu.collapsed", "broker-a-cpu.html",
             "broker-b-cpu.html").map(cluster::resolve).toList());

@@ -48,20 +48,27 @@ public final class ClusterSession {
         this.console = console;
     }
 
-    public List<LiveSession.Result> run(String dist, ReleaseLine line, int seconds, int warmupSeconds, int messages, int threads,
-            int rate, Set<ProfileEvent> events, CpuEngine forcedEngine) {
+    /**
+     * The smoke's load: {@code messages} from {@code threads} senders, paced at {@code rate} msg/s unless 0, after a
+     * discarded warm-up load of {@code warmupSeconds} (the smoke's {@code --warmup}) unless 0.
+     */
+    public record SmokeLoad(int messages, int threads, int rate, int warmupSeconds) {
+    }
+
+    public List<LiveSession.Result> run(String dist, ReleaseLine line, int seconds, int warmupSeconds, SmokeLoad load,
+            Set<ProfileEvent> events, CpuEngine forcedEngine) {
         Path launcher = root.resolve("bin/hotpath");
         if (!Files.isRegularFile(launcher)) {
             throw new UsageException("bin/hotpath is not in this checkout (" + launcher + " missing)");
         }
         LiveSession.createDirectories(dir);
         Path recordFile = dir.resolve(RunRecord.FILE);
-        List<String> command = smokeCommand(root, dist, line.release(), messages, threads, rate, recordFile);
+        List<String> command = smokeCommand(root, dist, line.release(), load, recordFile);
         console.println("hotpath: " + String.join(" ", command));
         List<LiveSession.Result> results;
         int exit;
         try (ChildProcess smoke = ChildProcess.start("smoke", command, root, SMOKE_STOP_GRACE)) {
-            RunRecord started = awaitLoad(smoke, recordFile);
+            RunRecord started = awaitLoad(smoke, recordFile, BOOT_TIMEOUT.plusSeconds(load.warmupSeconds()));
             sleepWhileLoaded(smoke, recordFile, Duration.ofSeconds(warmupSeconds));
             List<LiveSession.Target> masters = new ArrayList<>();
             for (String master : MASTERS) {
@@ -85,15 +92,18 @@ public final class ClusterSession {
 
     /**
      * bin/hotpath smoke for one distribution of the line {@code release}, keeping its run record in {@code recordFile};
-     * paced at {@code rate} msg/s unless 0 (the smoke fails on any send its broker rejects, so CI paces it below
-     * saturation); its brokers keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this
+     * paced unless the rate is 0 (the smoke fails on any send its broker rejects in the measured load, so CI paces it below
+     * saturation and warms the cluster first); its brokers keep the evidence of {@link DecoderProvenance} (bin/hotpath profile provenance on this
      * session's directory).
      */
-    static List<String> smokeCommand(Path root, String dist, String release, int messages, int threads, int rate, Path recordFile) {
+    static List<String> smokeCommand(Path root, String dist, String release, SmokeLoad load, Path recordFile) {
         List<String> command = new ArrayList<>(List.of("bash", root.resolve("bin/hotpath").toString(), "smoke", "--dist", dist,
-            LineOption.LINE, release, "-n", Integer.toString(messages), "-w", Integer.toString(threads)));
-        if (rate > 0) {
-            command.addAll(List.of("--rate", Integer.toString(rate)));
+            LineOption.LINE, release, "-n", Integer.toString(load.messages()), "-w", Integer.toString(load.threads())));
+        if (load.rate() > 0) {
+            command.addAll(List.of("--rate", Integer.toString(load.rate())));
+        }
+        if (load.warmupSeconds() > 0) {
+            command.addAll(List.of("--warmup", Integer.toString(load.warmupSeconds())));
         }
         command.addAll(List.of("--run-record", recordFile.toString(),
             "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions())));
@@ -101,8 +111,8 @@ public final class ClusterSession {
     }
 
     /** The record once the smoke has started its load; fails when the smoke exits or times out first. */
-    private RunRecord awaitLoad(ChildProcess smoke, Path recordFile) {
-        long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+    private RunRecord awaitLoad(ChildProcess smoke, Path recordFile, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Optional<RunRecord> record = read(recordFile);
             if (record.isPresent() && record.get().reached(RunRecord.State.LOAD_STARTED)) {
@@ -115,7 +125,7 @@ public final class ClusterSession {
                 throw new ProfilingException("the smoke exited (status " + smoke.waitFor() + ") before it started sending");
             }
             if (System.nanoTime() > deadline) {
-                throw new ProfilingException("the smoke did not start sending within " + BOOT_TIMEOUT.toMinutes() + " min");
+                throw new ProfilingException("the smoke did not start its measured load within " + timeout.toSeconds() + " s");
             }
             smoke.awaitExit(POLL);
         }

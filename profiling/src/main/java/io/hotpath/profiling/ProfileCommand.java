@@ -36,11 +36,13 @@ public final class ProfileCommand {
           broker   --pid PID [--name NAME] [--seconds N] [--event cpu,alloc[,wall]]
                    Attaches to a running JVM for N seconds. Writes flamegraphs/<name>-<ts>/<name>-<event>.{html,collapsed}.
           cluster  --dist stock|patched [--line R] [--seconds N] [--warmup N] [--event cpu,alloc[,wall]] [--messages N]
-                   [--threads N] [--rate N]
+                   [--threads N] [--rate N] [--cluster-warmup N]
                    Runs bin/hotpath smoke and profiles both masters (broker-a, broker-b) while it sends; it follows the
                    smoke through the run record the smoke keeps in the output directory (run-record.json). --line: the
                    release line (patches/<R>/line.properties), default the newest. --rate: the smoke's paced rate in
                    msg/s (its --rate; default unpaced), so that the profile's load stays below what the machine holds.
+                   --cluster-warmup: seconds of the smoke's discarded warm-up load (its --warmup; default 0) before the
+                   measured load, whose first --warmup seconds then pass before the profile starts.
                    Writes flamegraphs/cluster-<dist>-<ts>/broker-{a,b}-<event>.{html,collapsed}. The brokers also keep the
                    evidence of the provenance check (below) in their node directories.
           compare  STOCK_DIR PATCHED_DIR [--expect-stock present|absent|ignore] [--expect-patched present|absent|ignore]
@@ -144,7 +146,7 @@ public final class ProfileCommand {
                     Set.of()));
             case "cluster":
                 return cluster(Options.parse(command, rest, Set.of("--dist", LineOption.LINE, "--seconds", "--warmup", "--event",
-                    "--messages", "--threads", "--rate", "--cpu-engine"), Set.of()));
+                    "--messages", "--threads", "--rate", "--cluster-warmup", "--cpu-engine"), Set.of()));
             case "compare":
                 return compare(Options.parse(command, rest, Set.of("--expect-stock", "--expect-patched"), Set.of()));
             case "check":
@@ -213,11 +215,13 @@ public final class ProfileCommand {
         int messages = options.number("--messages", Math.min(50_000_000, 10_000 * (warmup + seconds)), 1, 50_000_000);
         int threads = options.number("--threads", 16, 1, 1024);
         int rate = options.number("--rate", 0, 0, 1_000_000);
+        int clusterWarmup = options.number("--cluster-warmup", 0, 0, 3600);
         Set<ProfileEvent> events = ProfileEvent.parseList("--event", options.get("--event", "cpu,alloc"), ALL_EVENTS);
         CpuEngine engine = CpuEngine.parseOption(options.get("--cpu-engine", "auto"));
         requireLibrary();
         Path dir = outputRoot.resolve("cluster-" + dist + "-" + Platform.stamp());
-        new ClusterSession(root, library, dir, out).run(dist, line, seconds, warmup, messages, threads, rate, events, engine);
+        new ClusterSession(root, library, dir, out).run(dist, line, seconds, warmup,
+            new ClusterSession.SmokeLoad(messages, threads, rate, clusterWarmup), events, engine);
         out.println("hotpath: flame graphs and collapsed stacks in " + dir);
         return 0;
     }

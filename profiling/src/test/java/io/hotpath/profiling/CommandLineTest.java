@@ -87,12 +87,15 @@ class CommandLineTest {
 
     @Test
     void followsTheSmokeThroughTheRunRecordItNamesNotItsConsole() {
-        assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "4.9.0", 20000, 16, 0, Path.of("/out/run-record.json")))
+        assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "4.9.0", new ClusterSession.SmokeLoad(20000, 16, 0, 0),
+                Path.of("/out/run-record.json")))
             .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "4.9.0", "-n", "20000", "-w", "16",
                 "--run-record", "/out/run-record.json", "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
-        assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "5.3.3", 20000, 16, 1000, Path.of("/out/run-record.json")))
-            .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "5.3.3", "-n", "20000", "-w", "16",
-                "--rate", "1000", "--run-record", "/out/run-record.json", "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
+        assertThat(ClusterSession.smokeCommand(Path.of("/r"), "patched", "5.3.3", new ClusterSession.SmokeLoad(12000, 16, 500, 20),
+                Path.of("/out/run-record.json")))
+            .containsExactly("bash", "/r/bin/hotpath", "smoke", "--dist", "patched", "--line", "5.3.3", "-n", "12000", "-w", "16",
+                "--rate", "500", "--warmup", "20", "--run-record", "/out/run-record.json",
+                "--broker-jvm-opts=" + String.join(" ", DecoderProvenance.brokerJvmOptions()));
     }
 
     @Test

@@ -9,7 +9,6 @@ import io.hotpath.e2e.run.RoundResult;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.SmokeOptions;
-import io.hotpath.e2e.spec.Warmup;
 import io.hotpath.lines.ReleaseLine;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -110,6 +109,6 @@ public final class ClusterSmoke {
 
     private RoundResult runOne(Distribution distribution, ClusterNetwork network) throws IOException, InterruptedException {
         // one run id for every distribution of this smoke: --dist both then sends the same corpus to each
-        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options.round(), Warmup.NONE);
+        return Round.run(runRoot.resolve(stamp + "-" + distribution.flavor()), stamp, distribution, network, options.round(), options.warmup());
     }
 }

@@ -14,18 +14,23 @@ import java.util.List;
 public record SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                            int basePort, boolean privateNetwork, boolean keepStore, boolean help,
                            int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault, NetMode net,
-                           String line, Path runRecord) {
+                           String line, Path runRecord, int warmupSeconds) {
 
     /** The options of the smoke before the load-shape ones existed: count-bounded, unpaced, default broker JVM. */
     public SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                         int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
         this(distributions, messages, threads, bodySize, queuesPerMaster, basePort, privateNetwork, keepStore, help,
-                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK, null, null);
+                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK, null, null, 0);
     }
 
     /** True when {@code --seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */
     public boolean timed() {
         return seconds > 0;
+    }
+
+    /** The discarded load before the measured one: {@code --warmup} seconds at the smoke's rate and threads, or none. */
+    public Warmup warmup() {
+        return new Warmup(warmupSeconds, 0);
     }
 
     /** The round each distribution of this smoke runs. */
@@ -36,7 +41,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
 
     public static final String USAGE = """
             usage: bin/hotpath smoke [--dist stock|patched|both|<dir>] [-n messages] [-w threads] [-s bodyBytes]
-                                     [-t queues] [--seconds S] [--rate R] [--broker-jvm-opts "..."]
+                                     [-t queues] [--seconds S] [--rate R] [--warmup S] [--broker-jvm-opts "..."]
                                      [--fault none|kill-slave|kill-master|restart-cluster]
                                      [--net loopback|realistic] [--line R] [--run-record FILE]
                                      [--base-port P] [--keep-store] [--no-netns]
@@ -70,6 +75,10 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               S x 30000, above what this machine can take)
               --rate R        paced sends: R msg/s in total on a fixed schedule; a late sender catches up
                               (never skips a slot), so the offered load stays R msg/s         [default: unpaced]
+              --warmup S      before the measured load, S s of the same load (-w, --rate) to a topic of its
+                              own, hotpath_warmup_load, so that the brokers' first seconds (class loading, JIT)
+                              are not in the verdict; it is neither read back nor verdicted, its failed sends
+                              are printed by reason                                       [default: 0, none]
               --broker-jvm-opts "O"
                               extra JVM options for the four brokers (whitespace-separated, no spaces
                               inside one option), e.g. "-XX:+UseParallelGC -Xms2g -Xmx2g"
@@ -123,6 +132,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         NetMode net = NetMode.LOOPBACK;
         String line = null;
         Path runRecord = null;
+        int warmupSeconds = 0;
 
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -148,6 +158,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 case "--net" -> net = NetMode.parse(value(option, inlineValue, rest));
                 case LineOption.LINE -> line = ReleaseLines.release(value(option, inlineValue, rest));
                 case "--run-record" -> runRecord = Path.of(value(option, inlineValue, rest)).toAbsolutePath().normalize();
+                case "--warmup" -> warmupSeconds = number(option, value(option, inlineValue, rest), 0, 3600);
                 case "--rate" -> rate = number(option, value(option, inlineValue, rest), 1, 1_000_000);
                 case "--broker-jvm-opts" -> brokerJvmOptions = jvmOptions(rawValue(option, inlineValue, rest));
                 case "-w", "--threads" -> threads = number(option, value(option, inlineValue, rest), 1, 1024);
@@ -165,7 +176,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             messages = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         }
         return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
-                seconds, rate, brokerJvmOptions, fault, net, line, runRecord);
+                seconds, rate, brokerJvmOptions, fault, net, line, runRecord, warmupSeconds);
     }
 
     /**

@@ -32,6 +32,14 @@ class SmokeOptionsTest {
     }
 
     @Test
+    void aWarmupIsADiscardedLoadOfItsSecondsAndNoneByDefault() {
+        assertThat(SmokeOptions.parse().warmup()).isEqualTo(Warmup.NONE);
+        assertThat(SmokeOptions.parse("--warmup", "20", "--rate", "500").warmup()).isEqualTo(new Warmup(20, 0));
+        assertThatThrownBy(() -> SmokeOptions.parse("--warmup", "-1"))
+                .isInstanceOf(UsageException.class).hasMessageContaining("--warmup");
+    }
+
+    @Test
     void secondsBoundTheLoadByTimeWithACapacityAboveWhatTheMachineTakes() {
         SmokeOptions options = SmokeOptions.parse("--seconds", "30");
 
