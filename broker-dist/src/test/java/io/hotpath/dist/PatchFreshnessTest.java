@@ -76,13 +76,14 @@ class PatchFreshnessTest {
         for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
             String message = PatchGenerator.messagePart(Files.readString(patch.file(), StandardCharsets.UTF_8));
             assertThat(message).as("%s", patch.name()).startsWith("From ").contains("\nFrom: ", "\nDate: ",
-                "\nSubject: [PATCH] ", "\nMotivation:\n", "\nModification:\n", "\nResult (JMH ");
+                "\nSubject: [PATCH] ", "\nMotivation:\n", "\nModification:\n").containsAnyOf("\nResult (JMH ",
+                "\nResult (campaign, ");
         }
     }
 
     /**
-     * The Result quotes a committed JMH result file (docs/results/jmh-<line>-<date>.json), and every figure it prints
-     * is that file's, at the precision printed ({@link QuotedResults}). Refreshed by `bin/hotpath jmh --line <release>`
+     * The Result quotes a committed JMH result file (docs/results/jmh-<line>-<date>.json), or for an end-to-end patch a
+     * campaign file, and every figure it prints is that file's, at the precision printed ({@link QuotedResults}). Refreshed by `bin/hotpath jmh --line <release>`
      * then `bin/hotpath jmh --line <release> --write-results <that file>`.
      */
     @Test

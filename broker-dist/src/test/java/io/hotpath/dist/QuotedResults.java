@@ -28,10 +28,21 @@ import java.util.regex.Pattern;
  * of every quoted row and quotable (MEASURING.md: 4 forks or more, iterations of 1 s or more). Any other line that
  * reads like a figure ({@code ns/op}, {@code B/op}, {@code ->}) is a problem: a figure the check cannot recompute.
  * Written apart from jmh's writer on purpose, so that neither is the other's oracle.
+ *
+ * <p>A patch whose effect is end to end (a threading switch) quotes a campaign file instead:
+ * <pre>
+ * Result (campaign, 3 rounds per arm, 3000 msg/s offered: docs/results/screen-x-4.9.8-2026-11-27.json from ...):
+ * - masterCpuMicrosPerMsg: patched 300.1 -&gt; patched+tuned 250.2 (A/A spread 12 %, resolved)
+ * </pre>
+ * Each figure is the file's median of that metric for the baseline arm and for the other arm, the other arm's A/A
+ * spread as a whole percent, and the campaign's own verdict (resolved or not resolved); the header's rounds per arm
+ * (at least {@link #MIN_ROUNDS}) and offered rate must be the file's.
  */
 final class QuotedResults {
 
     static final int MIN_FORKS = 4;
+    /** A campaign with fewer rounds per arm cannot separate two arms from the A/A spread at all. */
+    static final int MIN_ROUNDS = 3;
     static final String FILES = "docs/results/";
 
     private static final Pattern HEADER = Pattern.compile("^Result \\(JMH (\\S+), JDK (\\S+), (\\d+) forks x \\((\\d+) \\+ (\\d+)\\)"
@@ -39,6 +50,11 @@ final class QuotedResults {
     private static final String NUMBER = "(\\d+(?:\\.\\d+)?)";
     private static final Pattern FIGURES = Pattern.compile("^- (\\w+Benchmark) (\\w+)=(\\w+): (\\w+) " + NUMBER
         + " \\(\\+-(\\d+) %\\) -> (\\w+) " + NUMBER + " \\(\\+-(\\d+) %\\) ns/op; (\\d+) -> (\\d+) B/op$");
+
+    private static final Pattern CAMPAIGN_HEADER = Pattern.compile("^Result \\(campaign, (\\d+) rounds per arm, (\\d+) msg/s"
+        + " offered: (" + Pattern.quote(FILES) + "[\\w.+-]+\\.json)\\b.*\\):$");
+    private static final Pattern CAMPAIGN_FIGURES = Pattern.compile("^- (\\w+): (\\S+) " + NUMBER + " -> (\\S+) " + NUMBER
+        + " \\(A/A spread (\\d+) %, (resolved|not resolved)\\)$");
 
     private QuotedResults() {
     }
@@ -76,10 +92,17 @@ final class QuotedResults {
             problems.add("no Result section ('Result (' ... '---')");
             return problems;
         }
+        Matcher campaign = CAMPAIGN_HEADER.matcher(section.get(0));
+        if (campaign.matches()) {
+            campaignProblems(campaign, section.subList(1, section.size()), projectRoot, problems);
+            return problems;
+        }
         Matcher header = HEADER.matcher(section.get(0));
         if (!header.matches()) {
             problems.add("the Result quotes no " + FILES + "jmh-*.json in the form 'Result (JMH <v>, JDK <v>, <n> forks x"
-                + " (<w> + <i>) x <t>, -prof gc: " + FILES + "jmh-<line>-<date>.json ...):', got: " + section.get(0));
+                + " (<w> + <i>) x <t>, -prof gc: " + FILES + "jmh-<line>-<date>.json ...):', nor a campaign file in the form"
+                + " 'Result (campaign, <k> rounds per arm, <r> msg/s offered: " + FILES + "<name>.json ...):', got: "
+                + section.get(0));
             return problems;
         }
         Path file = projectRoot.resolve(header.group(7));
@@ -108,6 +131,76 @@ final class QuotedResults {
             problems.add("the Result quotes no figure from " + header.group(7));
         }
         return problems;
+    }
+
+    private static void campaignProblems(Matcher header, List<String> lines, Path projectRoot, List<String> problems) {
+        String name = header.group(3);
+        Path file = projectRoot.resolve(name);
+        if (!Files.isRegularFile(file)) {
+            problems.add("the Result quotes " + name + ", which is not committed");
+            return;
+        }
+        JsonObject campaign;
+        try {
+            campaign = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int rounds = Integer.parseInt(header.group(1));
+        if (rounds != campaign.get("rounds_per_arm").getAsInt()) {
+            problems.add("the Result says " + rounds + " rounds per arm, " + name + " ran " + campaign.get("rounds_per_arm"));
+        }
+        if (rounds < MIN_ROUNDS) {
+            problems.add("not a quotable campaign (>= " + MIN_ROUNDS + " rounds per arm): " + rounds);
+        }
+        if (Integer.parseInt(header.group(2)) != campaign.get("rate").getAsInt()) {
+            problems.add("the Result says " + header.group(2) + " msg/s offered, " + name + " offered " + campaign.get("rate"));
+        }
+        String baseline = campaign.get("baseline").getAsString();
+        int figures = 0;
+        for (String line : lines) {
+            Matcher f = CAMPAIGN_FIGURES.matcher(line);
+            if (!f.matches()) {
+                if (line.contains("->") || line.startsWith("- ")) {
+                    problems.add("a figure not in the form '- <metric>: <baseline arm> <median> -> <arm> <median> (A/A spread"
+                        + " <s> %, resolved|not resolved)': " + line);
+                }
+                continue;
+            }
+            figures++;
+            String metric = f.group(1);
+            if (!f.group(2).equals(baseline)) {
+                problems.add(metric + ": compared with " + f.group(2) + ", but " + name + "'s baseline is " + baseline);
+            }
+            JsonObject base = comparison(campaign, metric, f.group(2));
+            JsonObject arm = comparison(campaign, metric, f.group(4));
+            if (base == null || arm == null) {
+                problems.add(name + " has no " + metric + " of " + (base == null ? f.group(2) : f.group(4)));
+                continue;
+            }
+            expect(problems, metric + " of " + f.group(2), f.group(3), base.get("median").getAsDouble());
+            expect(problems, metric + " of " + f.group(4), f.group(5), arm.get("median").getAsDouble());
+            expect(problems, metric + " A/A spread %", f.group(6), 100 * arm.get("aaSpread").getAsDouble());
+            boolean resolved = arm.has("resolved") && arm.get("resolved").getAsBoolean();
+            if (resolved != f.group(7).equals("resolved")) {
+                problems.add(metric + ": the Result says " + f.group(7) + ", " + name + " says "
+                    + (arm.has("verdict") ? arm.get("verdict").getAsString() : "no verdict"));
+            }
+        }
+        if (figures == 0) {
+            problems.add("the Result quotes no figure from " + name);
+        }
+    }
+
+    /** The campaign's comparison row of one metric and arm (a one-scenario campaign: the first scenario's). */
+    private static JsonObject comparison(JsonObject campaign, String metric, String arm) {
+        for (JsonElement e : campaign.getAsJsonArray("comparisons")) {
+            JsonObject c = e.getAsJsonObject();
+            if (c.get("metric").getAsString().equals(metric) && c.get("arm").getAsString().equals(arm)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private static void check(Matcher f, List<JsonObject> rows, String settings, String file, List<String> problems) {

@@ -112,4 +112,48 @@ class QuotedResultsTest {
             .singleElement().asString().contains("not in the form");
         assertThat(QuotedResults.problems(message(HEADER, "encode small5 145.0 ns/op"), root)).hasSize(2);
     }
+
+    private static final String CAMPAIGN = "Result (campaign, 3 rounds per arm, 3000 msg/s offered:"
+        + " docs/results/screen-x-9.9.9-2026-01-01.json from `bin/hotpath campaign --line 9.9.9`):";
+    private static final String CPU = "- masterCpuMicrosPerMsg: patched 300.1 -> patched+tuned 250.2 (A/A spread 4 %, resolved)";
+    private static final String SWITCHES = "- masterContextSwitchesPerMsg: patched 6.40 -> patched+tuned 6.1 (A/A spread 20 %,"
+        + " not resolved)";
+
+    @Test
+    void aCampaignResultWhoseEveryFigureIsTheFilesPasses() {
+        assertThat(QuotedResults.problems(message(CAMPAIGN, "A note, 3 % of it without a figure.", CPU, SWITCHES), root)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} printed as {2}")
+    @CsvSource({
+        "baseline median,  patched 300.1,  patched 300.2",
+        "arm median,       250.2 (,        250.1 (",
+        "A/A spread,       spread 4 %,     spread 7 %",
+        "verdict,          '%, resolved)', '%, not resolved)'",
+        "arm,              patched+tuned,  stock+tuned",
+        "baseline arm,     : patched 300.1, : stock 300.1",
+        "metric,           masterCpuMicrosPerMsg, masterCpuUserMicrosPerMsg"})
+    void anyCampaignFigureThatIsNotTheFilesFails(String what, String from, String to) {
+        assertThat(CPU).contains(from);
+        assertThat(QuotedResults.problems(message(CAMPAIGN, CPU.replace(from, to), SWITCHES), root)).as(what).isNotEmpty();
+    }
+
+    @Test
+    void aCampaignHeaderMustBeTheFilesAndQuotable() {
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3 rounds", "5 rounds"), CPU), root))
+            .anySatisfy(p -> assertThat(p).contains("ran 3"));
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3 rounds", "2 rounds"), CPU), root))
+            .anySatisfy(p -> assertThat(p).contains("not a quotable campaign"));
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3000 msg/s", "4000 msg/s"), CPU), root))
+            .anySatisfy(p -> assertThat(p).contains("offered 3000"));
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("screen-x-9.9.9", "screen-y-9.9.9"), CPU), root))
+            .anySatisfy(p -> assertThat(p).contains("not committed"));
+    }
+
+    @Test
+    void aCampaignFigureOutsideTheStrictFormFails() {
+        assertThat(QuotedResults.problems(message(CAMPAIGN, "- master CPU fell from 300 to 250 us/msg"), root)).isNotEmpty();
+        assertThat(QuotedResults.problems(message(CAMPAIGN, "A note without figures."), root))
+            .anySatisfy(p -> assertThat(p).contains("quotes no figure"));
+    }
 }
