@@ -47,15 +47,18 @@ public final class LineQuotes {
     private static final Pattern COMPARISON = Pattern.compile(
         "^(\\d{4}) (\\w+Benchmark) (\\w+)=(\\w+(?:,\\w+)*) (\\w+) -> (\\w+)$");
     private static final Pattern NOTE = Pattern.compile("^(\\d{4}) note (.+)$");
+    private static final Pattern CAMPAIGN = Pattern.compile("^(\\d{4}) campaign$");
 
     public final String line;
     private final List<Comparison> comparisons;
     private final Map<String, List<String>> notes;
+    private final Set<String> endToEnd;
 
-    private LineQuotes(String line, List<Comparison> comparisons, Map<String, List<String>> notes) {
+    private LineQuotes(String line, List<Comparison> comparisons, Map<String, List<String>> notes, Set<String> endToEnd) {
         this.line = line;
         this.comparisons = comparisons;
         this.notes = notes;
+        this.endToEnd = endToEnd;
     }
 
     /** The quotes of {@code line}, from this module's resources; a line without a file is bad input. */
@@ -81,6 +84,7 @@ public final class LineQuotes {
     static LineQuotes parse(String line, List<String> text) {
         List<Comparison> comparisons = new ArrayList<>();
         Map<String, List<String>> notes = new LinkedHashMap<>();
+        Set<String> endToEnd = new TreeSet<>();
         for (String raw : text) {
             String s = raw.trim();
             if (s.isEmpty() || s.startsWith("#")) {
@@ -88,7 +92,10 @@ public final class LineQuotes {
             }
             Matcher c = COMPARISON.matcher(s);
             Matcher n = NOTE.matcher(s);
-            if (c.matches()) {
+            Matcher e = CAMPAIGN.matcher(s);
+            if (e.matches()) {
+                endToEnd.add(e.group(1));
+            } else if (c.matches()) {
                 comparisons.add(new Comparison(c.group(1), c.group(2), c.group(3),
                     Collections.unmodifiableList(Arrays.asList(c.group(4).split(","))), c.group(5), c.group(6)));
             } else if (n.matches()) {
@@ -99,10 +106,16 @@ public final class LineQuotes {
                 notes.computeIfAbsent(n.group(1), k -> new ArrayList<>()).add(n.group(2));
             } else {
                 throw new IllegalArgumentException(line + ".quotes: not '<NNNN> <Benchmark> <param>=<v>[,<v>...]"
-                    + " <stock> -> <patched>' nor '<NNNN> note <text>': " + s);
+                    + " <stock> -> <patched>', '<NNNN> note <text>' nor '<NNNN> campaign': " + s);
             }
         }
-        return new LineQuotes(line, comparisons, notes);
+        for (Comparison c : comparisons) {
+            if (endToEnd.contains(c.patch)) {
+                throw new IllegalArgumentException(line + ".quotes: patch " + c.patch + " quotes a campaign, so it quotes no"
+                    + " benchmark: " + c.benchmark);
+            }
+        }
+        return new LineQuotes(line, comparisons, notes, Collections.unmodifiableSet(endToEnd));
     }
 
     /** Patch numbers ({@code 0001}) with at least one comparison, in order. */
@@ -112,6 +125,14 @@ public final class LineQuotes {
             patches.add(c.patch);
         }
         return patches;
+    }
+
+    /**
+     * Patch numbers whose Result quotes an end-to-end campaign file instead of a JMH run (a threading switch, whose
+     * effect no benchmark shows); the JMH tooling leaves their Result as it is.
+     */
+    public Set<String> endToEnd() {
+        return endToEnd;
     }
 
     public List<Comparison> comparisons(String patch) {

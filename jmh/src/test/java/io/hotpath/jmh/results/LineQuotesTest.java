@@ -50,7 +50,10 @@ class LineQuotesTest {
                 numbers.add(p.getFileName().toString().substring(0, 4));
             }
         }
-        assertThat(LineQuotes.load(line).patches()).containsExactlyElementsOf(numbers);
+        LineQuotes quotes = LineQuotes.load(line);
+        TreeSet<String> quoted = new TreeSet<>(quotes.patches());
+        quoted.addAll(quotes.endToEnd());
+        assertThat(quoted).containsExactlyElementsOf(numbers);
     }
 
     @ParameterizedTest(name = "line {0}")
@@ -95,5 +98,16 @@ class LineQuotesTest {
             .hasMessageContaining("a note carries no figures");
         assertThatThrownBy(() -> LineQuotes.parse("x", List.of("0001 PropertiesEncodeBenchmark upstream490 -> hotpath")))
             .hasMessageContaining("not '<NNNN> <Benchmark>");
+    }
+
+    @Test
+    void aCampaignPatchQuotesNoBenchmark() {
+        LineQuotes quotes = LineQuotes.parse("x", List.of(
+            "0001 PropertiesEncodeBenchmark corpus=small5 upstream490 -> hotpath", "0002 campaign"));
+        assertThat(quotes.patches()).containsExactly("0001");
+        assertThat(quotes.endToEnd()).containsExactly("0002");
+        assertThatThrownBy(() -> LineQuotes.parse("x", List.of(
+            "0002 PropertiesEncodeBenchmark corpus=small5 upstream490 -> hotpath", "0002 campaign")))
+            .hasMessageContaining("patch 0002 quotes a campaign");
     }
 }
