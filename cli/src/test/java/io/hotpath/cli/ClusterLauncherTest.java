@@ -66,8 +66,10 @@ class ClusterLauncherTest {
     @Test
     void aCtrlCStopsTheControllerWhichStopsWhatItStartedAndTheRunEnds130() throws Exception {
         Path pid = root.resolve("child.pid");
-        // the stand-in controller: starts a "broker", and stops it on SIGTERM as the real one's shutdown hook does
-        Process launcher = harness("sleep 300 & echo $! > '" + pid + "'; trap 'kill $!; exit 143' TERM; wait");
+        // the stand-in controller: starts a "broker", and stops it on SIGTERM as the real one's shutdown hook does. The
+        // trap comes first: set after the PID file, a SIGTERM in between killed the shell alone, and the orphaned
+        // "broker" held the output pipe open, so the launcher did not end (CI rehearsal, 2026-11-27)
+        Process launcher = harness("trap 'kill $!; exit 143' TERM; sleep 300 & echo $! > '" + pid + "'; wait");
         await(pid);
         assertThat(alive(pid)).isTrue();
 
