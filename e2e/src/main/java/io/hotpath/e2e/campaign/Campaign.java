@@ -1,6 +1,7 @@
 package io.hotpath.e2e.campaign;
 
 import io.hotpath.e2e.Console;
+import io.hotpath.e2e.check.ReplicationPromiseCheck;
 import io.hotpath.e2e.check.StoreCompatibilityCheck;
 import io.hotpath.e2e.load.ClientLogging;
 import io.hotpath.e2e.node.ClusterNetwork;
@@ -28,7 +29,8 @@ import java.util.Map;
  * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. With {@code --lines}
  * the arms are stock and patched of several lines, each round running every arm once
  * ({@link CampaignOptions#roundOrder}). {@code --ci} runs
- * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}.
+ * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}, then
+ * {@link ReplicationPromiseCheck} on stock and on patched with the line's tuned configuration.
  * Exit 0 when every run passed (no acknowledged message lost, no failed send its fault does not expect: a
  * saturated {@code --rate 0} round the broker answered with flow control fails too), 1 otherwise, 2 on bad
  * input (io.hotpath.e2e.cli.CampaignCommand).
@@ -63,7 +65,13 @@ public final class Campaign {
         layout.checkPortsFree();
         // one network for the whole campaign: every round of every arm runs on the same links
         try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
-            return options.ci() ? ci(options, distributions, network, dir) : campaign(options, distributions, network, dir);
+            if (!options.ci()) {
+                return campaign(options, distributions, network, dir);
+            }
+            // the promise check's second arm: the tuned knobs move work between threads, and must keep what SEND_OK promises
+            Arm patched = List.copyOf(distributions.keySet()).get(1);
+            Distribution patchedTuned = distributions.get(patched).tuned(options.tuning(lines.get(patched.line())));
+            return ci(options, distributions, patchedTuned, network, dir);
         }
     }
 
@@ -97,38 +105,48 @@ public final class Campaign {
             }
         }
         Console.progress("campaign done in %.0f s: %s", (System.nanoTime() - start) / 1e9, dir.resolve("report.md"));
-        return verdict(rounds.stream().map(CampaignReport.ArmRound::result).toList(), List.of());
+        return verdict(rounds.stream().map(CampaignReport.ArmRound::result).toList(), List.of(), List.of());
     }
 
     /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */
-    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, ClusterNetwork network, Path dir)
-            throws IOException, InterruptedException {
+    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, Distribution patchedTuned,
+                              ClusterNetwork network, Path dir) throws IOException, InterruptedException {
         List<Distribution> builds = List.copyOf(distributions.values());
         Distribution stock = builds.get(0);
         Distribution patched = builds.get(1);
         // a count of exactly what 12 s at 300 msg/s sends, as before: the ledger needs no timed capacity here
         RoundSpec faulted = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
                 FaultScenario.KILL_SLAVE, false, null);
-        Console.progress("ci 1/2: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
+        Console.progress("ci 1/3: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
         RoundResult result = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, Warmup.NONE);
         System.out.print(result.summary());
-        Console.progress("ci 2/2: store upgrade and rollback");
+        Console.progress("ci 2/3: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =
                 new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
+        Console.progress("ci 3/3: replication promise, a slave frozen with SIGSTOP: stock, then patched+tuned (%s)",
+                patchedTuned.tuning().describe());
+        List<ReplicationPromiseCheck.Report> promises = List.of(
+                ReplicationPromiseCheck.run("stock", stock, network, dir.resolve("ci-promise-stock")),
+                ReplicationPromiseCheck.run("patched+tuned", patchedTuned, network, dir.resolve("ci-promise-patched-tuned")));
         StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
                 .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
         checks.forEach(check -> report.append(check.line()).append('\n'));
+        report.append("```\n\n## Replication promise: no SEND_OK from a SYNC_MASTER whose slave is frozen (SIGSTOP)\n\n```\n");
+        promises.forEach(promise -> report.append(promise.line()).append('\n'));
         report.append("```\n");
         Files.writeString(dir.resolve("report.md"), report.toString());
-        return verdict(List.of(result), checks);
+        return verdict(List.of(result), checks, promises);
     }
 
-    private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks) {
+    private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
+                                   List<ReplicationPromiseCheck.Report> promises) {
         List<String> failures = new ArrayList<>();
         results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": "
                 + String.join("; ", r.failureReasons())));
         checks.stream().filter(c -> !c.report().passed()).forEach(c -> failures.add(c.phase() + " " + c.topic() + ": lost "
                 + c.report().lost() + ", corrupt " + c.report().corrupt()));
+        promises.stream().filter(p -> !p.passed()).forEach(p -> failures.add("replication promise " + p.label() + ": "
+                + String.join("; ", p.problems())));
         if (!failures.isEmpty()) {
             Console.error("campaign failed: " + failures);
         }

@@ -58,6 +58,11 @@ public final class CampaignReport {
             new Metric("masterAllocatedBytesPerMsg", "master allocated", "B/msg", false, r -> m(r, RunMetrics::masterAllocatedBytesPerMessage)),
             new Metric("commitLogBytesPerMsg", "CommitLog", "B/msg", false, r -> m(r, RunMetrics::commitLogBytesPerMessage)),
             new Metric("masterGcPauseMsTotal", "master GC pauses", "ms/round", false, r -> m(r, x -> x.masterGcPauseMillisTotal())),
+            // a 40 s window holds a handful of young collections per master: pauses per round move with how many fell
+            // into it, so the pause of one collection tells a slower collector from a window that caught one more
+            new Metric("masterGcCount", "master GC collections", "/round", false, r -> m(r, x -> (double) x.masterGcCount())),
+            new Metric("masterGcPauseMsPerCollection", "master GC pause per collection", "ms", false,
+                    r -> m(r, x -> x.masterGcCount() <= 0 ? -1 : x.masterGcPauseMillisTotal() / x.masterGcCount())),
             // a busy machine's other processes take CPU slices from the masters' threads: involuntary switches go up
             new Metric("masterContextSwitchesPerMsg", "master context switches", "/msg", true,
                     r -> m(r, RunMetrics::masterContextSwitchesPerMessage)),

@@ -239,7 +239,7 @@ public final class SendLedger {
      * RemotingTooMuchRequestException("sendDefaultImpl call timeout") when a send's time budget ran out, the same
      * type it throws when its async request semaphore is exhausted, and the fault scenarios expect the one and not the other.
      */
-    static String reason(Throwable error) {
+    public static String reason(Throwable error) {
         StringBuilder reason = new StringBuilder(describe(error));
         if (error.getCause() != null && error.getCause() != error) {
             reason.append(" caused by ").append(describe(error.getCause()));

@@ -211,6 +211,16 @@ public final class LocalCluster implements AutoCloseable {
         Console.progress("fault: killed %s with SIGKILL (exit %d)", process, process.exitCode());
     }
 
+    /**
+     * SIGSTOP ({@code frozen} true) or SIGCONT of one node: frozen, it stays connected and in the set {@link #checkAlive()}
+     * watches, but reads, writes and acknowledges nothing until thawed.
+     */
+    public void freezeNode(String name, boolean frozen) {
+        ManagedProcess process = process(name);
+        process.freeze(frozen);
+        Console.progress("fault: %s %s", process, frozen ? "frozen with SIGSTOP" : "resumed with SIGCONT");
+    }
+
     /** Starts a killed broker again on its config and store (recovery from the abort file), and waits until it listens. */
     public void restartNode(String name, Duration timeout) {
         ClusterLayout.Node node = layout.brokers().stream().filter(n -> n.name().equals(name)).findFirst()

@@ -96,6 +96,27 @@ public final class ManagedProcess {
         knownDescendants.forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * SIGSTOP ({@code frozen} true) or SIGCONT to the process and its descendants. A frozen JVM keeps its sockets open
+     * and runs nothing: its peers see a connection that stops answering, not one that closes.
+     */
+    public synchronized void freeze(boolean frozen) {
+        List<String> command = new ArrayList<>(List.of("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid())));
+        process.descendants().forEach(child -> command.add(Long.toString(child.pid())));
+        try {
+            Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new ClusterException(String.join(" ", command) + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new ClusterException("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while signalling " + this, e);
+        }
+    }
+
     /** Waits until the process has exited or {@code timeout} passed; true when it exited. */
     public boolean awaitExit(Duration timeout) {
         try {

@@ -202,6 +202,39 @@ class CampaignReportTest {
     }
 
     @Test
+    void gcPausesPerRoundComeWithTheCollectionsBehindThemAndThePauseOfOne() {
+        // equal pauses per round, but the patched windows caught half as many collections, each twice as long
+        List<ArmRound> rounds = new ArrayList<>(rounds(ONE_LINE_498.get(0), cpu(100).withGc(4, 10), cpu(100).withGc(4, 11),
+                cpu(100).withGc(4, 12)));
+        rounds.addAll(rounds(ONE_LINE_498.get(1), cpu(100).withGc(2, 10), cpu(100).withGc(2, 11), cpu(100).withGc(2, 12)));
+        CampaignReport report = new CampaignReport(rounds, ONE_LINE_498);
+
+        Map<String, Comparison> patched = new LinkedHashMap<>();
+        report.comparisons(SCENARIO).stream().filter(c -> c.arm().equals("patched")).forEach(c -> patched.put(c.metric(), c));
+        assertThat(patched.get("masterGcPauseMsTotal").ratioToBaseline()).isEqualTo(1.0);
+        assertThat(patched.get("masterGcCount").median()).isEqualTo(2.0);
+        assertThat(patched.get("masterGcPauseMsPerCollection").median()).isEqualTo(5.5);
+        assertThat(patched.get("masterGcPauseMsPerCollection").ratioToBaseline()).isCloseTo(2.0, Offset.offset(1e-9));
+        assertThat(report.markdown(CampaignOptions.parse("--line", "4.9.8"), "- header"))
+                .contains("| master GC collections (/round) | 4.00 [4.00-4.00] (3) | 2.00 [2.00-2.00] (3) |")
+                .contains("| master GC pause per collection (ms) | 2.75 [2.50-3.00] (3) | 5.50 [5.00-6.00] (3) |");
+    }
+
+    @Test
+    void aWindowWithoutACollectionHasNoPausePerCollection() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(ONE_LINE_498.get(0), cpu(100).withGc(0, 0), cpu(100).withGc(1, 3)));
+        rounds.addAll(rounds(ONE_LINE_498.get(1), cpu(100).withGc(0, 0), cpu(100).withGc(0, 0)));
+        CampaignReport report = new CampaignReport(rounds, ONE_LINE_498);
+
+        Map<String, Comparison> byArm = new LinkedHashMap<>();
+        report.comparisons(SCENARIO).stream().filter(c -> c.metric().equals("masterGcPauseMsPerCollection"))
+                .forEach(c -> byArm.put(c.arm(), c));
+        assertThat(byArm.get("stock").rounds()).isEqualTo(1);
+        assertThat(byArm.get("stock").median()).isEqualTo(3.0);
+        assertThat(byArm.get("patched").rounds()).isZero();
+    }
+
+    @Test
     void aOneLineReportKeepsStockVsPatchedWithOneRatioPerMetric() {
         List<Arm> arms = List.of(new Arm("stock", "4.9.0", "stock"), new Arm("patched", "4.9.0", "patched"));
         List<ArmRound> rounds = new ArrayList<>(rounds(arms.get(0), cpu(100), cpu(102), cpu(104)));

@@ -51,6 +51,30 @@ class ManagedProcessTest {
     }
 
     @Test
+    void freezesAndResumesTheProcessAndItsDescendants() throws Exception {
+        ManagedProcess process = start("bash -c 'exec sleep 300' & echo $! > child.pid; wait");
+        long child = awaitChildPid();
+        try {
+            process.freeze(true);
+            assertThat(state(process.pid())).isEqualTo('T');
+            assertThat(state(child)).isEqualTo('T');
+
+            process.freeze(false);
+            assertThat(state(process.pid())).isNotEqualTo('T');
+            assertThat(state(child)).isNotEqualTo('T');
+        } finally {
+            process.freeze(false);
+            process.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    /** The state letter of /proc/<pid>/stat: T = stopped by a signal. */
+    private static char state(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2);
+    }
+
+    @Test
     void reportsExitCodeAndLogTailOfAProcessThatDied() throws Exception {
         ManagedProcess process = start("echo first; echo 'last words'; exit 3");
         assertThat(process.awaitExit(Duration.ofSeconds(10))).isTrue();

@@ -37,32 +37,39 @@ public final class SyntheticResults {
 
     /** The figures of one run a report compares; the rest of the run is a quiet, lossless one. */
     public record Figures(double masterCpuMicrosPerMsg, double tps, double rtP99Ms, ThreadGroupCpu masterThreads, long lost,
-                   RunMetrics.MachineLoad machine, int systemBusy) {
+                   RunMetrics.MachineLoad machine, int systemBusy, int gcCount, double gcPauseMs) {
 
         public static Figures cpu(double masterCpuMicrosPerMsg) {
-            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, null, 0, RunMetrics.MachineLoad.QUIET, 0);
+            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, null, 0, RunMetrics.MachineLoad.QUIET, 0, 1, 2.5);
+        }
+
+        /** {@code collections} GCs on the masters in the window, pausing them {@code pauseMs} in all. */
+        public Figures withGc(int collections, double pauseMs) {
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, machine, systemBusy, collections, pauseMs);
         }
 
         public Figures withThreads(ThreadGroupCpu threads) {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, threads, lost, machine, systemBusy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, threads, lost, machine, systemBusy, gcCount, gcPauseMs);
         }
 
         public Figures busyMachine() {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.BUSY, systemBusy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.BUSY, systemBusy,
+                    gcCount, gcPauseMs);
         }
 
         /** Other processes' CPU not measured (RunMetrics' -1). */
         public Figures unknownMachine() {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.UNKNOWN, systemBusy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.UNKNOWN, systemBusy,
+                    gcCount, gcPauseMs);
         }
 
         public Figures lost(long messages) {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, messages, machine, systemBusy);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, messages, machine, systemBusy, gcCount, gcPauseMs);
         }
 
         /** The last {@code sends} of the load rejected by the broker's flow control (SYSTEM_BUSY) instead of acknowledged. */
         public Figures rejected(int sends) {
-            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, machine, sends);
+            return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, machine, sends, gcCount, gcPauseMs);
         }
     }
 
@@ -88,7 +95,7 @@ public final class SyntheticResults {
             case UNKNOWN -> -1;
         };
         RunMetrics metrics = new RunMetrics(30, MESSAGES, new ProcessCpuTimes(masterMicros, 0), new ProcessCpuTimes(0, 0),
-                new ProcessCpuTimes(0, 0), otherMicros, 1000L * MESSAGES, 1, 2.5, 2.5,
+                new ProcessCpuTimes(0, 0), otherMicros, 1000L * MESSAGES, figures.gcCount(), figures.gcPauseMs(), figures.gcPauseMs(),
                 new CommitLogScan.TopicBytes(MESSAGES, 1200L * MESSAGES, MESSAGES, 1200L * MESSAGES), figures.masterThreads());
         RoundSpec options = SmokeOptions.parse().round();
         Distribution distribution = distribution(runDir);
