@@ -68,10 +68,13 @@ public final class Campaign {
             if (!options.ci()) {
                 return campaign(options, distributions, network, dir);
             }
-            // the promise check's second arm: the tuned knobs move work between threads, and must keep what SEND_OK promises
+            // the promise check's second arm: the tuned knobs move work between threads, and must keep what SEND_OK promises;
+            // a line that ships no tuned configuration checks its patched build as it is
             Arm patched = List.copyOf(distributions.keySet()).get(1);
-            Distribution patchedTuned = distributions.get(patched).tuned(options.tuning(lines.get(patched.line())));
-            return ci(options, distributions, patchedTuned, network, dir);
+            ReleaseLine line = lines.get(patched.line());
+            Distribution second = options.hasTuning(line)
+                    ? distributions.get(patched).tuned(options.tuning(line)) : distributions.get(patched);
+            return ci(options, distributions, second, network, dir);
         }
     }
 
@@ -109,7 +112,7 @@ public final class Campaign {
     }
 
     /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */
-    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, Distribution patchedTuned,
+    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, Distribution promiseArm,
                               ClusterNetwork network, Path dir) throws IOException, InterruptedException {
         List<Distribution> builds = List.copyOf(distributions.values());
         Distribution stock = builds.get(0);
@@ -123,11 +126,14 @@ public final class Campaign {
         Console.progress("ci 2/3: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =
                 new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
-        Console.progress("ci 3/3: replication promise, a slave frozen with SIGSTOP: stock, then patched+tuned (%s)",
-                patchedTuned.tuning().describe());
+        String promiseLabel = promiseArm.tuning() == null ? "patched" : "patched+tuned";
+        Console.progress("ci 3/3: replication promise, a slave frozen with SIGSTOP: stock, then %s%s", promiseLabel,
+                promiseArm.tuning() == null ? " (the line ships no tuned configuration)"
+                        : " (" + promiseArm.tuning().describe() + ")");
         List<ReplicationPromiseCheck.Report> promises = List.of(
                 ReplicationPromiseCheck.run("stock", stock, network, dir.resolve("ci-promise-stock")),
-                ReplicationPromiseCheck.run("patched+tuned", patchedTuned, network, dir.resolve("ci-promise-patched-tuned")));
+                ReplicationPromiseCheck.run(promiseLabel, promiseArm, network,
+                        dir.resolve("ci-promise-" + promiseLabel.replace('+', '-'))));
         StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
                 .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
         checks.forEach(check -> report.append(check.line()).append('\n'));

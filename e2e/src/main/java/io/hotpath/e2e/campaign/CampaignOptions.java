@@ -12,6 +12,7 @@ import io.hotpath.lines.LineOption;
 import io.hotpath.lines.LineOption.Partial;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.TunedConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -232,6 +233,11 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
      */
     public TunedConfig tuning(ReleaseLine line) {
         return ReleaseLines.usage(() -> tunedFile != null ? TunedConfig.load(tunedFile) : TunedConfig.of(line));
+    }
+
+    /** Whether {@code line} has a tuned configuration: the {@code --tuned} file, or the line's own tuned.properties. */
+    public boolean hasTuning(ReleaseLine line) {
+        return tunedFile != null || Files.isRegularFile(line.dir().resolve(TunedConfig.FILE));
     }
 
     /**

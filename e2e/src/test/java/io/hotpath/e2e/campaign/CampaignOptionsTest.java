@@ -168,6 +168,7 @@ class CampaignOptionsTest {
         assertThat(options.tuning(options.resolvedLines(root).get("4.9.0")).knobs())
                 .containsExactly(java.util.Map.entry("sendMessageThreadPoolNums", "2"));
         assertThat(options.tunings(options.resolvedLines(root))).containsOnlyKeys("4.9.0");
+        assertThat(options.hasTuning(options.resolvedLines(root).get("4.9.0"))).isTrue();
         assertThat(CampaignOptions.parse("--line", "4.9.0").tunings(options.resolvedLines(root))).isEmpty();
         // four arms of one line alternate like a cross-line campaign's: a drift must not always favour the same arm
         assertThat(options.roundOrder(arms, 2)).containsExactly(arms.get(3), arms.get(2), arms.get(1), arms.get(0));
@@ -181,9 +182,12 @@ class CampaignOptionsTest {
 
         assertThatThrownBy(() -> options.tuning(options.resolvedLines(root).get("4.9.0"))).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("release line 4.9.0 has no tuned.properties");
+        // campaign --ci then checks the replication promise on the patched build as it is
+        assertThat(options.hasTuning(options.resolvedLines(root).get("4.9.0"))).isFalse();
         Path screen = Files.writeString(root.resolve("screen.properties"), "serverNettyWorkerGroupEnable=false\n");
         CampaignOptions screened = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,stock+tuned", "--tuned", screen.toString());
         assertThat(screened.tuning(screened.resolvedLines(root).get("4.9.0")).describe()).isEqualTo("serverNettyWorkerGroupEnable=false");
+        assertThat(screened.hasTuning(screened.resolvedLines(root).get("4.9.0"))).isTrue();
         assertThatThrownBy(() -> CampaignOptions.parse("--tuned", screen.toString())).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("--tuned names the configuration of the tuned arms");
     }
