@@ -65,16 +65,7 @@ public final class Campaign {
         layout.checkPortsFree();
         // one network for the whole campaign: every round of every arm runs on the same links
         try (ClusterNetwork network = ClusterNetwork.open(layout, dir.resolve("network"))) {
-            if (!options.ci()) {
-                return campaign(options, distributions, network, dir);
-            }
-            // the promise check's second arm: the tuned knobs move work between threads, and must keep what SEND_OK promises;
-            // a line that ships no tuned configuration checks its patched build as it is
-            Arm patched = List.copyOf(distributions.keySet()).get(1);
-            ReleaseLine line = lines.get(patched.line());
-            Distribution second = options.hasTuning(line)
-                    ? distributions.get(patched).tuned(options.tuning(line)) : distributions.get(patched);
-            return ci(options, distributions, second, network, dir);
+            return options.ci() ? ci(options, distributions, lines, network, dir) : campaign(options, distributions, network, dir);
         }
     }
 
@@ -112,11 +103,15 @@ public final class Campaign {
     }
 
     /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */
-    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, Distribution promiseArm,
+    private static boolean ci(CampaignOptions options, Map<Arm, Distribution> distributions, Map<String, ReleaseLine> lines,
                               ClusterNetwork network, Path dir) throws IOException, InterruptedException {
         List<Distribution> builds = List.copyOf(distributions.values());
         Distribution stock = builds.get(0);
         Distribution patched = builds.get(1);
+        // the promise check's second arm: the tuned knobs move work between threads, and must keep what SEND_OK promises;
+        // a line that ships no tuned configuration checks its patched build as it is
+        ReleaseLine line = lines.get(patched.release());
+        Distribution promiseArm = options.hasTuning(line) ? patched.tuned(options.tuning(line)) : patched;
         // a count of exactly what 12 s at 300 msg/s sends, as before: the ledger needs no timed capacity here
         RoundSpec faulted = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
                 FaultScenario.KILL_SLAVE, false, null);

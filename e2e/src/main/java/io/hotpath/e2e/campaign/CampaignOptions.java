@@ -69,8 +69,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --ci            short check instead: one patched run with kill -9 of a slave, then the
                               store upgrade (stock -> patched) and rollback (patched -> stock) check,
                               then the replication promise (a slave frozen with SIGSTOP: its master
-                              answers no SEND_OK) on stock and on patched+tuned; fails on any lost
-                              message or broken promise (a few thousand messages, ~6 min here)
+                              answers no SEND_OK) on stock and on patched+tuned (patched where the
+                              line ships no tuned.properties); fails on any lost message or broken
+                              promise (a few thousand messages, ~6 min here)
               --net N         loopback: every node on 127.0.0.1                          [default: loopback]
                               realistic: a network namespace and address per server, veth links shaped
                               to 1 Gbit/s and 0.03 ms each way (see bin/hotpath smoke --help); set up

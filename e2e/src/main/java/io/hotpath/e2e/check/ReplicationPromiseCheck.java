@@ -7,6 +7,7 @@ import io.hotpath.e2e.node.ClusterNetwork;
 import io.hotpath.e2e.node.LocalCluster;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.FaultScenario;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
- * What a SYNC_MASTER's SEND_OK promises, checked with its slave frozen: the slave of the first master gets SIGSTOP, so
+ * What a SYNC_MASTER's SEND_OK promises, checked with its slave frozen: {@link FaultScenario#VICTIM_SLAVE} gets SIGSTOP, so
  * its JVM keeps its connection open but receives and acknowledges nothing, and every send to that master's queue from
  * then on must be answered with something other than SEND_OK (4.9.x: FLUSH_SLAVE_TIMEOUT after syncFlushTimeout, or the
  * client's own 3 s timeout first; 5.x: FLUSH_SLAVE_TIMEOUT after slaveTimeout). A message sent after the freeze cannot
@@ -32,7 +33,8 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * before the freeze, and again after SIGCONT, so a check that saw none while frozen could have seen one.
  *
  * <p>Knobs and levers that move work between threads (the tuned configuration's codec switch) must keep the promise:
- * {@code campaign --ci} runs this on stock and on patched+tuned.
+ * {@code campaign --ci} runs this on stock and on patched with the line's tuned configuration (as it is where the line
+ * ships none).
  */
 public final class ReplicationPromiseCheck {
 
@@ -111,10 +113,10 @@ public final class ReplicationPromiseCheck {
     /** Boots {@code distribution}'s cluster in {@code runDir}, runs the check on it, and stops it. */
     public static Report run(String label, Distribution distribution, ClusterNetwork network, Path runDir)
             throws InterruptedException {
+        // the pair the fault scenarios use: the slave kill-slave kills, and its master
         ClusterLayout layout = network.layout();
-        ClusterLayout.Node master = layout.masters().get(0);
-        ClusterLayout.Node slave = layout.brokers().stream().filter(n -> n.isBroker() && !n.isMaster() && n.brokerName().equals(master.brokerName()))
-                .findFirst().orElseThrow(() -> new IllegalStateException("no slave of " + master.name() + " in " + layout.nodes()));
+        ClusterLayout.Node master = layout.brokers().stream().filter(n -> n.name().equals(FaultScenario.VICTIM_MASTER)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + FaultScenario.VICTIM_MASTER + " in " + layout.nodes()));
         try (LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of())) {
             cluster.start(BOOT_TIMEOUT);
             cluster.createTopic(TOPIC, 1, TOPIC_TIMEOUT);
@@ -132,11 +134,11 @@ public final class ReplicationPromiseCheck {
                 // a new topic's route may reach the producer a moment after createTopic returns: retry until acknowledged
                 List<String> before = sendUntilOk(producer, queue, "before", System.nanoTime() + BEFORE_TIMEOUT.toNanos());
                 List<String> whileFrozen;
-                cluster.freezeNode(slave.name(), true);
+                cluster.freezeNode(FaultScenario.VICTIM_SLAVE, true);
                 try {
                     whileFrozen = sendConcurrently(producer, queue);
                 } finally {
-                    cluster.freezeNode(slave.name(), false);
+                    cluster.freezeNode(FaultScenario.VICTIM_SLAVE, false);
                 }
                 long resumed = System.nanoTime();
                 List<String> afterResume = sendUntilOk(producer, queue, "after", resumed + RESUME_TIMEOUT.toNanos());
