@@ -73,7 +73,9 @@ public final class Campaign {
             throws IOException, InterruptedException {
         List<Arm> arms = List.copyOf(distributions.keySet());
         List<CampaignReport.ArmRound> rounds = new ArrayList<>();
-        int total = options.threads().size() * options.sizes().size() * options.rounds() * distributions.size();
+        List<CampaignReport.ArmRound> profiled = new ArrayList<>();
+        int total = options.threads().size() * options.sizes().size() * (options.rounds() + (options.allocationSites() ? 1 : 0))
+                * distributions.size();
         int done = 0;
         long start = System.nanoTime();
         for (int threads : options.threads()) {
@@ -93,13 +95,31 @@ public final class Campaign {
                         rounds.add(new CampaignReport.ArmRound(scenario, round, arm, result));
                         done++;
                         // rewrite after every round: an interrupted campaign still leaves what it measured
-                        new CampaignReport(rounds, arms).write(dir, options, header(distributions, network));
+                        new CampaignReport(rounds, profiled, arms).write(dir, options, header(distributions, network));
+                    }
+                }
+                if (options.allocationSites()) {
+                    // after the measured rounds, so that none of them follows a profiled one; the same corpus as round 1
+                    for (Arm arm : arms) {
+                        Console.progress("campaign: run %d/%d (%s, profiled round: allocation sites, %s), %.0f s elapsed", done + 1,
+                                total, scenario, arm.label(), (System.nanoTime() - start) / 1e9);
+                        Path runDir = dir.resolve(String.format(Locale.ROOT, "w%d-s%d-profiled-%s", threads, size,
+                                arm.label().replace(' ', '-')));
+                        String runId = String.format(Locale.ROOT, "%s-w%d-s%d-r1", dir.getFileName(), threads, size);
+                        RoundResult result = Round.run(runDir, runId, distributions.get(arm), network, options.round(threads, size),
+                                options.warmup(), true);
+                        System.out.print(result.summary());
+                        profiled.add(new CampaignReport.ArmRound(scenario, 0, arm, result));
+                        done++;
+                        new CampaignReport(rounds, profiled, arms).write(dir, options, header(distributions, network));
                     }
                 }
             }
         }
         Console.progress("campaign done in %.0f s: %s", (System.nanoTime() - start) / 1e9, dir.resolve("report.md"));
-        return verdict(rounds.stream().map(CampaignReport.ArmRound::result).toList(), List.of(), List.of());
+        List<RoundResult> results = new ArrayList<>(rounds.stream().map(CampaignReport.ArmRound::result).toList());
+        profiled.forEach(round -> results.add(round.result()));
+        return verdict(results, List.of(), List.of());
     }
 
     /** {@code distributions}: stock and patched of the one {@code --line} (the options refuse --ci with --lines). */

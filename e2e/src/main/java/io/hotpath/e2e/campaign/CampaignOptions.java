@@ -27,7 +27,7 @@ import java.util.Map;
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
                               int warmupJitPercent,
                               int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
-                              String line, List<String> lines, List<String> armKinds, Path tunedFile) {
+                              String line, List<String> lines, List<String> armKinds, Path tunedFile, boolean allocationSites) {
 
     /** The builds of a line a campaign compares by default, baseline first. */
     static final List<String> FLAVORS = List.of("stock", "patched");
@@ -40,7 +40,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
                                         [--warmup S] [--warmup-jit P] [--seconds S] [--ci] [--net loopback|realistic]
                                         [--line R | --lines R1,R2,...] [--arms A1,A2,...] [--tuned FILE]
-                                        [--base-port P] [--no-netns]
+                                        [--alloc-sites] [--base-port P] [--no-netns]
 
             Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every
             scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
@@ -86,6 +86,11 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                               patches/<R>/tuned.properties over every broker's settings (never the
                               role, flush or replication: those stay the arm's)  [default: stock,patched]
               --tuned FILE    the tuned arms' configuration instead of the line's (a screen of a knob)
+              --alloc-sites   after the measured rounds of a scenario, one profiled round per arm: the masters
+                              also record JFR allocation samples with their stacks, and the report gains
+                              the masters' allocated bytes per message by site (the innermost RocketMQ
+                              frame). Its figures enter no statistic (the stack walks cost CPU); a lost
+                              message in it still fails the campaign
               --base-port P   name server port                                           [default: 19876]
               --no-netns      run on the host network (brokers then listen on all interfaces)
 
@@ -113,6 +118,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         List<String> lines = List.of();
         List<String> armKinds = FLAVORS;
         Path tunedFile = null;
+        boolean allocationSites = false;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String arg = rest.remove(0);
@@ -127,6 +133,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "-h", "--help" -> help = true;
                 case "--ci" -> ci = true;
                 case "--no-netns" -> privateNetwork = false;
+                case "--alloc-sites" -> allocationSites = true;
                 case "--net" -> net = NetMode.parse(value(option, inline, rest));
                 case LineOption.LINE -> line = ReleaseLines.release(value(option, inline, rest));
                 case LineOption.LINES -> lines = ReleaseLines.releases(value(option, inline, rest));
@@ -158,12 +165,15 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         if (ci && !armKinds.equals(FLAVORS)) {
             throw new UsageException("--ci runs its own check of stock and patched: give it no --arms");
         }
+        if (ci && allocationSites) {
+            throw new UsageException("--alloc-sites adds profiled rounds to a campaign: not with --ci");
+        }
         if (tunedFile != null && armKinds.stream().noneMatch(kind -> kind.endsWith(TUNED_SUFFIX))) {
             throw new UsageException("--tuned names the configuration of the tuned arms: give --arms with stock+tuned"
                     + " or patched+tuned too");
         }
         return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, warmupJit, seconds, ci, basePort, privateNetwork, help, net,
-                line, lines, armKinds, tunedFile);
+                line, lines, armKinds, tunedFile, allocationSites);
     }
 
     /** {@code --arms}: kinds of {@link #ARM_KINDS}, each once, in report order (the first is every ratio's baseline). */

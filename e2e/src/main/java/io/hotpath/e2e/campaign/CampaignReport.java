@@ -95,11 +95,21 @@ public final class CampaignReport {
     }
 
     private final List<ArmRound> rounds;
+    private final List<ArmRound> profiled;
     private final List<Arm> arms;
 
     /** {@code arms} in report order; the first is the baseline of every ratio. */
     public CampaignReport(List<ArmRound> rounds, List<Arm> arms) {
+        this(rounds, List.of(), arms);
+    }
+
+    /**
+     * With {@code profiled}: the profiled rounds of {@code --alloc-sites} (at most one per scenario and arm), whose
+     * figures enter no statistic: only the allocation-by-site table ({@link AllocationSiteTable}).
+     */
+    public CampaignReport(List<ArmRound> rounds, List<ArmRound> profiled, List<Arm> arms) {
         this.rounds = List.copyOf(rounds);
+        this.profiled = List.copyOf(profiled);
         this.arms = List.copyOf(arms);
     }
 
@@ -192,6 +202,10 @@ public final class CampaignReport {
             ratios(out, comparisons);
             out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
             out.append('\n').append(ThreadGroupTable.switchesMarkdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
+            List<ArmRound> scenarioProfiled = profiled.stream().filter(r -> r.scenario().equals(scenario)).toList();
+            if (!scenarioProfiled.isEmpty()) {
+                out.append('\n').append(AllocationSiteTable.markdown(arms, scenarioProfiled));
+            }
         }
         out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed sends (unexpected) | lost | machine | run dir |"
                 + "\n|---|---:|---|---|---:|---:|---:|---|---|\n");
@@ -318,10 +332,13 @@ public final class CampaignReport {
     /** Every round's failed sends by phase and reason, expected or not; nothing when every send was acknowledged. */
     private void failedSendsTable(StringBuilder out) {
         List<String> rows = new ArrayList<>();
-        for (ArmRound round : rounds) {
+        List<ArmRound> all = new ArrayList<>(rounds);
+        all.addAll(profiled);
+        for (ArmRound round : all) {
             FailedSends failed = round.result().failedSends();
             for (FailedSends.Row row : failed.rows()) {
-                rows.add(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %d | %s |%n", round.scenario(), round.round(),
+                rows.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %s |%n", round.scenario(),
+                        profiled.contains(round) ? "profiled" : Integer.toString(round.round()),
                         round.arm().label(), row.phase(), row.reason(), row.sends(), failed.verdict(row)));
             }
         }
@@ -383,6 +400,22 @@ public final class CampaignReport {
             fields.add("\"masterThreadSwitchesPerMsg\": " + (metrics == null ? "{}" : GSON.toJson(metrics.masterThreadSwitchesPerMessage())));
             roundsJson.add(fields.toString());
         }
+        StringJoiner profiledJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]").setEmptyValue("[]");
+        for (ArmRound round : profiled) {
+            RunMetrics metrics = round.result().metrics();
+            StringJoiner fields = new StringJoiner(", ", "{", "}");
+            fields.add("\"scenario\": " + GSON.toJson(round.scenario())).add("\"arm\": " + GSON.toJson(round.arm().label()))
+                    .add("\"result\": \"" + round.result().verdict() + "\"")
+                    .add("\"runDir\": " + GSON.toJson(round.result().runDir().toString()))
+                    .add("\"lost\": " + round.result().delivery().lost())
+                    .add("\"masterAllocatedBytesPerMsg\": " + (metrics == null || metrics.masterAllocatedBytesPerMessage() < 0 ? "null"
+                            : String.format(Locale.ROOT, "%.3f", metrics.masterAllocatedBytesPerMessage())))
+                    .add("\"masterAllocationSamples\": " + (metrics == null || metrics.masterAllocationSites() == null ? 0
+                            : metrics.masterAllocationSites().samples()))
+                    .add("\"masterAllocationSitesBytesPerMsg\": "
+                            + (metrics == null ? "{}" : GSON.toJson(metrics.masterAllocationSitesBytesPerMessage())));
+            profiledJson.add(fields.toString());
+        }
         StringJoiner comparisonsJson = new StringJoiner(",\n    ", "[\n    ", "\n  ]").setEmptyValue("[]");
         scenarios().forEach(scenario -> comparisons(scenario).forEach(c -> comparisonsJson.add(GSON.toJson(c))));
         // every round ran on the one network of the campaign: its figures once, at the top
@@ -395,9 +428,10 @@ public final class CampaignReport {
         head.add("\"arms\": " + GSON.toJson(labels()));
         head.add("\"baseline\": " + GSON.toJson(arms.get(0).label()));
         return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
-                        + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s\n}\n",
+                        + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s,"
+                        + "\n  \"profiledRounds\": %s\n}\n",
                 String.join(",\n  ", head), options.rounds(), options.threads(), options.sizes(), options.queues(), options.rate(),
-                options.warmupSeconds(), options.seconds(), roundsJson, comparisonsJson);
+                options.warmupSeconds(), options.seconds(), roundsJson, comparisonsJson, profiledJson);
     }
 
     public void writeCharts(Path dir) throws IOException {

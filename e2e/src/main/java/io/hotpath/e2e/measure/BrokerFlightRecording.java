@@ -19,7 +19,8 @@ import jdk.jfr.consumer.RecordingFile;
  * allocated bytes so far, every {@link #PERIOD}) and {@code jdk.GarbageCollection} (pauses). Allocated
  * bytes in a window are the per-thread counters summed at the last sample at or before the window's
  * end-plus-one-period minus the same sum at its start; allocation sampling events
- * ({@code jdk.ObjectAllocationSample}) are estimates and are not used. The controller keeps the brokers
+ * ({@code jdk.ObjectAllocationSample}) are estimates: only a profiled round records them, for
+ * {@link AllocationSites}. The controller keeps the brokers
  * idle for {@link #SETTLE} after the load so the closing sample holds no later traffic. Threads that
  * die inside the window lose their bytes (the broker's thread pools are fixed, so this is small).
  * The recording is written when the broker exits normally (SIGTERM); a broker killed with SIGKILL has
@@ -47,6 +48,18 @@ public final class BrokerFlightRecording {
             </configuration>
             """;
 
+    /**
+     * A profiled round's extra event: allocation samples with their stacks ({@link AllocationSites}). 500 a second per
+     * broker give ~20,000 samples in a 40 s window, enough for sites down to a few bytes per message.
+     */
+    private static final String ALLOCATION_SAMPLES = """
+              <event name="jdk.ObjectAllocationSample">
+                <setting name="enabled">true</setting>
+                <setting name="throttle">500/s</setting>
+                <setting name="stackTrace">true</setting>
+              </event>
+            """;
+
     /** Allocated bytes and GC pauses of one broker over a window; {@code allocatedBytes} -1 when unknown. */
     public record WindowFigures(long allocatedBytes, int gcCount, double gcPauseMillisTotal, double gcPauseMillisMax) {
 
@@ -65,8 +78,14 @@ public final class BrokerFlightRecording {
      * each node runs in its own directory, so every broker writes {@code <runDir>/<node>/hotpath-broker.jfr}.
      */
     public static List<String> jvmOptions(Path runDir) throws IOException {
+        return jvmOptions(runDir, false);
+    }
+
+    /** {@link #jvmOptions(Path)}, with the allocation samples of a profiled round when {@code allocationSites}. */
+    public static List<String> jvmOptions(Path runDir, boolean allocationSites) throws IOException {
         Path settings = runDir.resolve("hotpath-broker.jfc");
-        Files.writeString(settings, SETTINGS);
+        Files.writeString(settings, allocationSites ? SETTINGS.replace("</configuration>", ALLOCATION_SAMPLES + "</configuration>")
+                : SETTINGS);
         return List.of("-XX:StartFlightRecording=name=hotpath,settings=" + settings + ",filename=" + FILE_NAME + ",dumponexit=true");
     }
 

@@ -17,6 +17,8 @@ import java.util.StringJoiner;
  * per stored message of the test topic ({@link CommitLogScan}, exact). A figure that could not be
  * measured is -1 and printed as "n/a", never estimated. {@code masterThreads}: the masters' CPU per thread
  * group ({@link ThreadGroupCpu}), null when a master was killed or restarted in the window.
+ * {@code masterAllocationSites}: a profiled round's allocation samples of both masters, the one estimate here
+ * ({@link AllocationSites}: sampled shares of the exact total); null in a measured round.
  *
  * <p>{@code otherCpuMicros}: machine busy time in the window minus what the cluster and the load
  * generator used; a large share means another process competed and the window's CPU figures are suspect;
@@ -25,12 +27,23 @@ import java.util.StringJoiner;
 public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
                          ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
                          int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
-                         CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads) {
+                         CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads, AllocationSites masterAllocationSites) {
+
+    /** The figures of a round without allocation samples (not a profiled round). */
+    public RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
+                      ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
+                      int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
+                      CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads) {
+        this(windowSeconds, messages, masterCpu, slaveCpu, loadGeneratorCpu, otherCpuMicros, masterAllocatedBytes, masterGcCount,
+                masterGcPauseMillisTotal, masterGcPauseMillisMax, commitLog, masterThreads, null);
+    }
 
     /** Share of the window's machine CPU used by processes other than ours above which a window is flagged. */
     public static final double OTHER_CPU_FLAG_SHARE = 0.05;
     /** Share of the masters' CPU from which a thread group is named in the summaries; smaller ones add up to "other". */
     public static final double THREAD_GROUP_SHARE = 0.02;
+    /** Allocation sites a profiled round's summary names. */
+    static final int SUMMARY_SITES = 6;
     /**
      * A master counts as warm when its JIT compiler threads used less than this share of its CPU in the window: before
      * that, CPU per message includes compiling the code under load, and differs between arms by when C2 got to it.
@@ -60,7 +73,13 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         double pauseTotal = 0;
         double pauseMax = 0;
         CommitLogScan.TopicBytes commitLog = new CommitLogScan.TopicBytes(0, 0, 0, 0);
+        AllocationSites sites = null;
+        boolean sitesOfEveryMaster = true;
         for (ClusterLayout.Node master : layout.masters()) {
+            // only a profiled round's recordings hold allocation samples; a master without any leaves the sites absent
+            AllocationSites masterSites = AllocationSites.read(cluster.nodeDir(master), window.start(), window.end());
+            sitesOfEveryMaster &= masterSites != null;
+            sites = masterSites == null ? sites : sites == null ? masterSites : sites.plus(masterSites);
             BrokerFlightRecording.WindowFigures figures =
                     BrokerFlightRecording.read(cluster.nodeDir(master), window.start(), window.end());
             // a master killed or restarted in the window has a recording of its new life only
@@ -77,7 +96,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         double seconds = (window.end().toEpochMilli() - window.start().toEpochMilli()) / 1000.0;
         return new RunMetrics(seconds, ackedMessages, masters, slaves, cpu.get(LoadWindowRecorder.LOAD_GENERATOR), other,
                 allocated, allocated < 0 ? -1 : gcCount, allocated < 0 ? -1 : pauseTotal, allocated < 0 ? -1 : pauseMax,
-                commitLog, masterThreads);
+                commitLog, masterThreads, sitesOfEveryMaster && allocated >= 0 ? sites : null);
     }
 
     /** Every master's threads added up (the masters run the same thread groups); null when a master has no figure. */
@@ -171,6 +190,15 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         return perMessage(masterAllocatedBytes);
     }
 
+    /**
+     * A profiled round's allocated bytes per message by site ({@link AllocationSites}), most first, adding up to
+     * {@link #masterAllocatedBytesPerMessage()}; empty in a measured round.
+     */
+    public Map<String, Double> masterAllocationSitesBytesPerMessage() {
+        return masterAllocationSites == null || masterAllocatedBytesPerMessage() < 0 ? Map.of()
+                : masterAllocationSites.bytesPerMessage(masterAllocatedBytesPerMessage());
+    }
+
     public double commitLogBytesPerMessage() {
         return commitLog.records() == 0 ? -1 : commitLog.bytesPerRecord();
     }
@@ -217,6 +245,13 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         if (masterThreads != null && messages > 0) {
             out.append(threadSummary());
             out.append(switchSummary());
+        }
+        if (masterAllocationSites != null) {
+            StringJoiner sites = new StringJoiner(", ");
+            masterAllocationSitesBytesPerMessage().entrySet().stream().limit(SUMMARY_SITES)
+                    .forEach(site -> sites.add(String.format(Locale.ROOT, "%s %.0f", site.getKey(), site.getValue())));
+            out.append(String.format(Locale.ROOT, "  masters' allocation by site, B per acked message (%d JFR samples, scaled to the"
+                    + " counters' total; largest %d): %s%n", masterAllocationSites.samples(), SUMMARY_SITES, sites));
         }
         return out.toString();
     }
@@ -285,6 +320,10 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
             json.add(f("masterContextSwitchesPerMsg", masterContextSwitchesPerMessage()))
                     .add(f("masterVoluntarySwitchesPerMsg", masterVoluntarySwitchesPerMessage()));
             json.add("\"masterThreadSwitchesPerMsg\": " + GSON.toJson(masterThreadSwitchesPerMessage()));
+        }
+        if (masterAllocationSites != null) {
+            json.add(f("masterAllocationSamples", masterAllocationSites.samples()));
+            json.add("\"masterAllocationSitesBytesPerMsg\": " + GSON.toJson(masterAllocationSitesBytesPerMessage()));
         }
     }
 

@@ -75,9 +75,19 @@ public final class Round {
      */
     public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, RoundSpec options,
                                   Warmup warmup) throws IOException, InterruptedException {
+        return run(runDir, runId, distribution, network, options, warmup, false);
+    }
+
+    /**
+     * {@link #run(Path, String, Distribution, ClusterNetwork, RoundSpec, Warmup)}; with {@code allocationSites} a
+     * profiled round: the brokers also record allocation samples with their stacks, which cost CPU, and the round's
+     * figures gain the masters' allocation by site ({@link RunMetrics#masterAllocationSitesBytesPerMessage()}).
+     */
+    public static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network, RoundSpec options,
+                                  Warmup warmup, boolean allocationSites) throws IOException, InterruptedException {
         RunRecordKeeper record = new RunRecordKeeper(runDir, options.runRecord());
         try {
-            return run(runDir, runId, distribution, network, options, warmup, record);
+            return run(runDir, runId, distribution, network, options, warmup, allocationSites, record);
         } catch (Throwable e) {
             record.stopWithoutVerdict();
             throw e;
@@ -85,13 +95,13 @@ public final class Round {
     }
 
     private static RoundResult run(Path runDir, String runId, Distribution distribution, ClusterNetwork network,
-                                   RoundSpec options, Warmup warmup, RunRecordKeeper record)
+                                   RoundSpec options, Warmup warmup, boolean allocationSites, RunRecordKeeper record)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         ClusterLayout layout = network.layout();
         Files.createDirectories(runDir);
         SeededMessages messages = new SeededMessages(TOPIC, runId, options.bodySize());
-        List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir));
+        List<String> brokerJvm = new ArrayList<>(BrokerFlightRecording.jvmOptions(runDir, allocationSites));
         brokerJvm.addAll(options.brokerJvmOptions());
         LoadResult load;
         ExtraSends extra;

@@ -203,4 +203,12 @@ class CampaignOptionsTest {
         assertThatThrownBy(() -> CampaignOptions.parse("--ci", "--arms", "stock,stock+tuned")).isInstanceOf(UsageException.class)
                 .hasMessage("--ci runs its own check of stock and patched: give it no --arms");
     }
+
+    @Test
+    void allocationSitesAddProfiledRoundsToACampaignNotToTheCiCheck() {
+        assertThat(CampaignOptions.parse().allocationSites()).isFalse();
+        assertThat(CampaignOptions.parse("--alloc-sites", "--rounds", "5").allocationSites()).isTrue();
+        assertThatThrownBy(() -> CampaignOptions.parse("--ci", "--alloc-sites")).isInstanceOf(UsageException.class)
+                .hasMessage("--alloc-sites adds profiled rounds to a campaign: not with --ci");
+    }
 }

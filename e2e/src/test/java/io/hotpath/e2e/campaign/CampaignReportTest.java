@@ -8,6 +8,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.hotpath.e2e.campaign.CampaignReport.ArmRound;
 import io.hotpath.e2e.campaign.CampaignReport.Comparison;
+import io.hotpath.e2e.measure.AllocationSites;
 import io.hotpath.e2e.run.SyntheticResults.Figures;
 import io.hotpath.e2e.run.SyntheticResults;
 import java.nio.file.Files;
@@ -218,6 +219,49 @@ class CampaignReportTest {
         assertThat(report.markdown(CampaignOptions.parse("--line", "4.9.8"), "- header"))
                 .contains("| master GC collections (/round) | 4.00 [4.00-4.00] (3) | 2.00 [2.00-2.00] (3) |")
                 .contains("| master GC pause per collection (ms) | 2.75 [2.50-3.00] (3) | 5.50 [5.00-6.00] (3) |");
+    }
+
+    @Test
+    void profiledRoundsGiveTheAllocationBySiteTableAndNoStatistic() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(ONE_LINE_498.get(0), cpu(100), cpu(101), cpu(102)));
+        rounds.addAll(rounds(ONE_LINE_498.get(1), cpu(90), cpu(91), cpu(92)));
+        // the profiled rounds' CPU is far off: were they counted, the medians would move
+        List<ArmRound> profiled = List.of(
+                new ArmRound(SCENARIO, 0, ONE_LINE_498.get(0), SyntheticResults.profiled(dir.resolve("p-stock"), cpu(500),
+                        new AllocationSites(4000, Map.of("RemotingCommand.decode", 600L, "CommitLog.checkMessageAndReturnSize", 300L,
+                                "Tiny.site", 10L, "Small.site", 90L)))),
+                new ArmRound(SCENARIO, 0, ONE_LINE_498.get(1), SyntheticResults.profiled(dir.resolve("p-patched"), cpu(500),
+                        new AllocationSites(3000, Map.of("RemotingCommand.decode", 50L, "CommitLog.checkMessageAndReturnSize", 50L)))));
+        CampaignReport report = new CampaignReport(rounds, profiled, ONE_LINE_498);
+
+        assertThat(masterCpu(report, ONE_LINE_498.get(0)).median()).isEqualTo(101.0);
+        assertThat(masterCpu(report, ONE_LINE_498.get(1)).rounds()).isEqualTo(3);
+        String markdown = report.markdown(CampaignOptions.parse("--line", "4.9.8", "--alloc-sites"), "- header");
+        // shares of each arm's samples times its exact 1000 B/msg; the 1 % site goes to "other sites"
+        assertThat(markdown).contains("| RemotingCommand.decode | 600.0 | 500.0 |")
+                .contains("| CommitLog.checkMessageAndReturnSize | 300.0 | 500.0 |")
+                .contains("| Small.site | 90.0 | 0.00 |")
+                .contains("| other sites | 10.0 | 0.00 |")
+                .contains("| all sites (thread counters, exact) | 1000 | 1000 |")
+                .contains("| JFR samples | 4000 | 3000 |")
+                .doesNotContain("| Tiny.site");
+        JsonObject json = JsonParser.parseString(report.json(CampaignOptions.parse("--line", "4.9.8", "--alloc-sites"))).getAsJsonObject();
+        assertThat(json.getAsJsonArray("rounds")).hasSize(6);
+        JsonObject stockProfiled = json.getAsJsonArray("profiledRounds").get(0).getAsJsonObject();
+        assertThat(stockProfiled.get("arm").getAsString()).isEqualTo("stock");
+        assertThat(stockProfiled.getAsJsonObject("masterAllocationSitesBytesPerMsg").get("RemotingCommand.decode").getAsDouble())
+                .isEqualTo(600.0);
+    }
+
+    @Test
+    void aCampaignWithoutProfiledRoundsHasNoAllocationTable() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(ONE_LINE_498.get(0), cpu(100), cpu(101)));
+        rounds.addAll(rounds(ONE_LINE_498.get(1), cpu(90), cpu(91)));
+        CampaignReport report = new CampaignReport(rounds, ONE_LINE_498);
+
+        assertThat(report.markdown(CampaignOptions.parse("--line", "4.9.8"), "")).doesNotContain("allocation by site");
+        assertThat(JsonParser.parseString(report.json(CampaignOptions.parse("--line", "4.9.8"))).getAsJsonObject()
+                .getAsJsonArray("profiledRounds")).isEmpty();
     }
 
     @Test

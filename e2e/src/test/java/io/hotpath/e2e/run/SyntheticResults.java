@@ -5,6 +5,7 @@ import io.hotpath.e2e.check.DeliveryAudit;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.measure.AllocationSites;
 import io.hotpath.e2e.measure.ContextSwitches;
 import io.hotpath.e2e.measure.ProcessCpuTimes;
 import io.hotpath.e2e.measure.RunMetrics;
@@ -102,6 +103,17 @@ public final class SyntheticResults {
         return new RoundResult("patched", distribution, runDir, options, load, delivery, Map.of(),
                 FailedSends.of(options.fault(), distribution.release(), Map.of(FailedSends.LOAD, ledger)), 30, 120, metrics,
                 NetworkSummary.LOOPBACK);
+    }
+
+    /** {@link #result} of a profiled round whose masters' allocation samples are {@code sites} (1000 B/msg allocated in all). */
+    public static RoundResult profiled(Path runDir, Figures figures, AllocationSites sites) {
+        RoundResult r = result(runDir, figures);
+        RunMetrics m = r.metrics();
+        RunMetrics sampled = new RunMetrics(m.windowSeconds(), m.messages(), m.masterCpu(), m.slaveCpu(), m.loadGeneratorCpu(),
+                m.otherCpuMicros(), m.masterAllocatedBytes(), m.masterGcCount(), m.masterGcPauseMillisTotal(), m.masterGcPauseMillisMax(),
+                m.commitLog(), m.masterThreads(), sites);
+        return new RoundResult(r.flavor(), r.distribution(), r.runDir(), r.options(), r.load(), r.delivery(), r.extraReadBacks(),
+                r.failedSends(), r.bootSeconds(), r.totalSeconds(), sampled, r.network());
     }
 
     /**
