@@ -8,8 +8,10 @@ import io.hotpath.e2e.run.Round;
 import io.hotpath.e2e.run.RoundResult;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
+import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,8 +74,11 @@ public final class ClusterSmoke {
                     + "): its distributions carry only"
                     + " the patches the line has so far, and the checks below judge those");
         }
+        // --tuned: the line's overlay on every distribution (a usage error when the line ships none)
+        TunedConfig tuning = options.tuned() ? ReleaseLines.usage(() -> TunedConfig.of(line)) : null;
         List<Distribution> distributions = options.distributions().stream()
-                .map(spec -> Distribution.resolve(spec, line, projectRoot)).toList();
+                .map(spec -> Distribution.resolve(spec, line, projectRoot))
+                .map(distribution -> tuning == null ? distribution : distribution.tuned(tuning)).toList();
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();
         Controller.checkNetwork(options.privateNetwork());

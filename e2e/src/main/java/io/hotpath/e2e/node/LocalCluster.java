@@ -124,8 +124,9 @@ public final class LocalCluster implements AutoCloseable {
         layout.checkPortsFree();
         long deadline = System.nanoTime() + timeout.toNanos();
         installShutdownHook();
-        Console.progress("starting %s 2m-2s cluster from %s%s, run dir %s", distribution.flavor(), distribution.home(),
-                distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")", runDir);
+        Console.progress("starting %s 2m-2s cluster from %s%s%s, run dir %s", distribution.flavor(), distribution.home(),
+                distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")",
+                distribution.tuning() == null ? "" : "; tuned: " + distribution.tuning().describe(), runDir);
 
         ClusterLayout.Node namesrv = layout.namesrv();
         startNode(namesrv, distribution.namesrvScript(), layout.namesrvConfig());

@@ -14,13 +14,13 @@ import java.util.List;
 public record SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                            int basePort, boolean privateNetwork, boolean keepStore, boolean help,
                            int seconds, int rate, List<String> brokerJvmOptions, FaultScenario fault, NetMode net,
-                           String line, Path runRecord, int warmupSeconds) {
+                           String line, Path runRecord, int warmupSeconds, boolean tuned) {
 
     /** The options of the smoke before the load-shape ones existed: count-bounded, unpaced, default broker JVM. */
     public SmokeOptions(List<String> distributions, int messages, int threads, int bodySize, int queuesPerMaster,
                         int basePort, boolean privateNetwork, boolean keepStore, boolean help) {
         this(distributions, messages, threads, bodySize, queuesPerMaster, basePort, privateNetwork, keepStore, help,
-                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK, null, null, 0);
+                0, 0, List.of(), FaultScenario.NONE, NetMode.LOOPBACK, null, null, 0, false);
     }
 
     /** True when {@code --seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */
@@ -44,7 +44,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                                      [-t queues] [--seconds S] [--rate R] [--warmup S] [--broker-jvm-opts "..."]
                                      [--fault none|kill-slave|kill-master|restart-cluster]
                                      [--net loopback|realistic] [--line R] [--run-record FILE]
-                                     [--base-port P] [--keep-store] [--no-netns]
+                                     [--tuned] [--base-port P] [--keep-store] [--no-netns]
 
             Starts a 2m-2s RocketMQ cluster of the --line's release (name server, broker-a and broker-b SYNC_MASTER, one SLAVE each,
             ASYNC_FLUSH) on 127.0.0.1, sends messages with a real rocketmq-client 4.9.0 producer (synchronous
@@ -97,6 +97,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               brokers start. Needs ip and tc (iproute2), nsenter; not with --no-netns
               --run-record F  also keep the run record in file F (a tool that starts the smoke picks F, then
                               reads it rather than the console)
+              --tuned         lay the line's patches/<R>/tuned.properties over every broker's settings, as a
+                              campaign's "+tuned" arms do (never the role, flush or replication)
               --base-port P   name server port; brokers use P+10..P+43                    [default: 19876]
               --keep-store    keep the brokers' stores after a passing run (always kept on failure)
               --no-netns      run on the host network instead of a private network namespace: RocketMQ 4.9.x
@@ -133,6 +135,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         String line = null;
         Path runRecord = null;
         int warmupSeconds = 0;
+        boolean tuned = false;
 
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
@@ -148,6 +151,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                 case "-h", "--help" -> help = true;
                 case "--no-netns" -> privateNetwork = false;
                 case "--keep-store" -> keepStore = true;
+                case "--tuned" -> tuned = true;
                 case "--dist" -> distributions = distributions(value(option, inlineValue, rest));
                 case "-n", "--messages" -> {
                     messages = number(option, value(option, inlineValue, rest), 1, 50_000_000);
@@ -176,7 +180,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             messages = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
         }
         return new SmokeOptions(distributions, messages, threads, bodySize, queues, basePort, privateNetwork, keepStore, help,
-                seconds, rate, brokerJvmOptions, fault, net, line, runRecord, warmupSeconds);
+                seconds, rate, brokerJvmOptions, fault, net, line, runRecord, warmupSeconds, tuned);
     }
 
     /**

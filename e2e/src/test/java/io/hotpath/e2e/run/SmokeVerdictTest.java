@@ -12,6 +12,7 @@ import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
+import io.hotpath.lines.TunedConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -168,6 +169,7 @@ class SmokeVerdictTest {
         JsonObject json = JsonParser.parseString(Files.readString(result.writeJson())).getAsJsonObject();
 
         assertThat(json.get("result").getAsString()).isEqualTo("FAIL");
+        assertThat(json.get("tuned").isJsonNull()).isTrue();
         assertThat(json.get("fault").getAsString()).isEqualTo("kill-master");
         assertThat(json.get("failedSendsUnexpected").getAsLong()).isEqualTo(2);
         assertThat(json.get("failedSendsExpected").getAsLong()).isEqualTo(1);
@@ -195,5 +197,19 @@ class SmokeVerdictTest {
 
         assertThat(failed.rows()).containsExactly(new FailedSends.Row("c", FailedSends.UNKNOWN_REASON, 1, null));
         assertThat(failed.unexpected()).isEqualTo(1);
+    }
+
+    @Test
+    void smokeResultJsonNamesTheTunedOverlay() throws Exception {
+        Path runDir = Files.createDirectories(dir.resolve("tuned"));
+        RoundResult plain = SyntheticResults.run(runDir, KILL_MASTER, "4.9.8", SyntheticResults.ledger(10, 10), Map.of());
+        TunedConfig tuning = TunedConfig.load(Files.writeString(dir.resolve("tuned.properties"), "serverNettyWorkerGroupEnable=false\n"));
+        RoundResult tuned = new RoundResult(plain.flavor(), plain.distribution().tuned(tuning), runDir, plain.options(), plain.load(),
+                plain.delivery(), plain.extraReadBacks(), plain.failedSends(), plain.bootSeconds(), plain.totalSeconds(), plain.metrics(),
+                plain.network());
+
+        JsonObject json = JsonParser.parseString(Files.readString(tuned.writeJson())).getAsJsonObject();
+
+        assertThat(json.get("tuned").getAsString()).isEqualTo("serverNettyWorkerGroupEnable=false");
     }
 }

@@ -32,6 +32,12 @@ class SmokeOptionsTest {
     }
 
     @Test
+    void tunedLaysTheLinesOverlayOnlyWhenAsked() {
+        assertThat(SmokeOptions.parse().tuned()).isFalse();
+        assertThat(SmokeOptions.parse("--tuned", "--fault", "kill-master").tuned()).isTrue();
+    }
+
+    @Test
     void aWarmupIsADiscardedLoadOfItsSecondsAndNoneByDefault() {
         assertThat(SmokeOptions.parse().warmup()).isEqualTo(Warmup.NONE);
         assertThat(SmokeOptions.parse("--warmup", "20", "--rate", "500").warmup()).isEqualTo(new Warmup(20, 0));
