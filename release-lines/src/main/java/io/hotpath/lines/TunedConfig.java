@@ -50,10 +50,15 @@ public record TunedConfig(Path file, Map<String, String> knobs) {
         knobs = Collections.unmodifiableMap(new LinkedHashMap<>(knobs));
     }
 
+    /** Whether the line ships a {@value #FILE} (a line may have none: then it has no tuned arms). */
+    public static boolean shipped(ReleaseLine line) {
+        return Files.isRegularFile(line.dir().resolve(FILE));
+    }
+
     /** The line's {@value #FILE}; an error when the line has none (a tuned arm needs one). */
     public static TunedConfig of(ReleaseLine line) {
         Path file = line.dir().resolve(FILE);
-        if (!Files.isRegularFile(file)) {
+        if (!shipped(line)) {
             throw new ReleaseLineException("release line " + line.release() + " has no " + FILE + " (" + file
                 + "): a tuned arm needs one, or give a file for a screen");
         }

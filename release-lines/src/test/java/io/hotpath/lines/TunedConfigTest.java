@@ -73,9 +73,11 @@ class TunedConfigTest {
             + "source.release=org.apache.rocketmq:rocketmq-all:4.9.0:zip:source-release\n"
             + "oracle=org.apache.rocketmq:4.9.0\nupstream.tests.modules=common\n");
         ReleaseLine line = ReleaseLine.load(lineDir);
+        assertThat(TunedConfig.shipped(line)).isFalse();
         assertThatThrownBy(() -> TunedConfig.of(line)).isInstanceOf(ReleaseLineException.class)
             .hasMessageStartingWith("release line 4.9.0 has no tuned.properties");
         Files.writeString(lineDir.resolve(TunedConfig.FILE), "sendMessageThreadPoolNums=2\n");
+        assertThat(TunedConfig.shipped(line)).isTrue();
         assertThat(TunedConfig.of(line).knobs()).containsOnlyKeys("sendMessageThreadPoolNums");
     }
 

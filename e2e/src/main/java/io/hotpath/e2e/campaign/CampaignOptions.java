@@ -12,7 +12,6 @@ import io.hotpath.lines.LineOption;
 import io.hotpath.lines.LineOption.Partial;
 import io.hotpath.lines.ReleaseLine;
 import io.hotpath.lines.TunedConfig;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -248,7 +247,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
 
     /** Whether {@code line} has a tuned configuration: the {@code --tuned} file, or the line's own tuned.properties. */
     public boolean hasTuning(ReleaseLine line) {
-        return tunedFile != null || Files.isRegularFile(line.dir().resolve(TunedConfig.FILE));
+        return tunedFile != null || TunedConfig.shipped(line);
     }
 
     /**

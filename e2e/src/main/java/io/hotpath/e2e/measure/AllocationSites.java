@@ -1,10 +1,5 @@
 package io.hotpath.e2e.measure;
 
-import io.hotpath.e2e.Console;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -15,7 +10,6 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Where a broker allocated in a window: JFR's allocation samples ({@code jdk.ObjectAllocationSample}, throttled, each
@@ -25,8 +19,9 @@ import jdk.jfr.consumer.RecordingFile;
  * ("no RocketMQ frame: NettyServerNIOSelector_"). The weights are estimates, so the report scales their shares to
  * the exact allocated bytes of the thread counters ({@link #bytesPerMessage}).
  *
- * <p>Only a profiled round records the samples ({@link BrokerFlightRecording#jvmOptions(Path, boolean)}): each is a
- * stack walk, and the measured rounds stay without them.
+ * <p>Only a profiled round records the samples ({@link BrokerFlightRecording#jvmOptions(java.nio.file.Path, boolean)}):
+ * each is a stack walk, and the measured rounds stay without them. {@link BrokerFlightRecording#read} reads them in the
+ * same pass as the allocation counters and GC pauses.
  *
  * @param samples      samples in the window
  * @param weightBySite estimated bytes per site
@@ -57,34 +52,10 @@ public record AllocationSites(long samples, Map<String, Long> weightBySite) {
         return NO_SITE + ThreadCpuTimes.group(thread == null ? "?" : thread);
     }
 
-    /** The samples in {@code nodeDir}'s recording between {@code start} and {@code end}; null when it holds none. */
-    public static AllocationSites read(Path nodeDir, Instant start, Instant end) {
-        Path file = nodeDir.resolve(BrokerFlightRecording.FILE_NAME);
-        if (!Files.isRegularFile(file)) {
-            return null;
-        }
-        Map<String, Long> weights = new TreeMap<>();
-        long samples = 0;
-        try (RecordingFile recording = new RecordingFile(file)) {
-            while (recording.hasMoreEvents()) {
-                RecordedEvent event = recording.readEvent();
-                if (!event.getEventType().getName().equals(EVENT)) {
-                    continue;
-                }
-                Instant at = event.getStartTime();
-                if (at.isBefore(start) || at.isAfter(end)) {
-                    continue;
-                }
-                RecordedThread thread = event.getThread("eventThread");
-                weights.merge(site(frames(event.getStackTrace()), thread == null ? null : thread.getJavaName()),
-                        event.getLong("weight"), Long::sum);
-                samples++;
-            }
-        } catch (IOException e) {
-            Console.warn("cannot read " + file + ": " + e.getMessage() + "; allocation sites absent");
-            return null;
-        }
-        return samples == 0 ? null : new AllocationSites(samples, weights);
+    /** The site of one {@link #EVENT} ({@link BrokerFlightRecording#read} sums them by site). */
+    static String siteOf(RecordedEvent event) {
+        RecordedThread thread = event.getThread("eventThread");
+        return site(frames(event.getStackTrace()), thread == null ? null : thread.getJavaName());
     }
 
     private static List<String> frames(RecordedStackTrace stack) {

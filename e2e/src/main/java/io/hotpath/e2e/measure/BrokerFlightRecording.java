@@ -60,10 +60,14 @@ public final class BrokerFlightRecording {
               </event>
             """;
 
-    /** Allocated bytes and GC pauses of one broker over a window; {@code allocatedBytes} -1 when unknown. */
-    public record WindowFigures(long allocatedBytes, int gcCount, double gcPauseMillisTotal, double gcPauseMillisMax) {
+    /**
+     * Allocated bytes and GC pauses of one broker over a window; {@code allocatedBytes} -1 when unknown. {@code sites}:
+     * the window's allocation samples (a profiled round's recording only), null when it holds none.
+     */
+    public record WindowFigures(long allocatedBytes, int gcCount, double gcPauseMillisTotal, double gcPauseMillisMax,
+                                AllocationSites sites) {
 
-        static final WindowFigures ABSENT = new WindowFigures(-1, -1, -1, -1);
+        static final WindowFigures ABSENT = new WindowFigures(-1, -1, -1, -1, null);
 
         public boolean present() {
             return allocatedBytes >= 0;
@@ -100,6 +104,8 @@ public final class BrokerFlightRecording {
         int gcCount = 0;
         double pauseTotal = 0;
         double pauseMax = 0;
+        Map<String, Long> siteWeights = new TreeMap<>();
+        long siteSamples = 0;
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent event = recording.readEvent();
@@ -121,10 +127,16 @@ public final class BrokerFlightRecording {
                         pauseTotal += pause;
                         pauseMax = Math.max(pauseMax, event.getDuration("longestPause").toNanos() / 1e6);
                     }
+                } else if (type.equals(AllocationSites.EVENT)) {
+                    Instant at = event.getStartTime();
+                    if (!at.isBefore(start) && !at.isAfter(end)) {
+                        siteWeights.merge(AllocationSites.siteOf(event), event.getLong("weight"), Long::sum);
+                        siteSamples++;
+                    }
                 }
             }
         } catch (IOException e) {
-            Console.warn("cannot read " + file + ": " + e.getMessage() + "; allocation and GC figures absent");
+            Console.warn("cannot read " + file + ": " + e.getMessage() + "; allocation, GC and allocation-site figures absent");
             return WindowFigures.ABSENT;
         }
         if (allocation.isEmpty()) {
@@ -134,7 +146,8 @@ public final class BrokerFlightRecording {
         for (TreeMap<Instant, Long> samples : allocation.values()) {
             allocated += valueAt(samples, closing) - valueAt(samples, start);
         }
-        return new WindowFigures(allocated, gcCount, pauseTotal, pauseMax);
+        return new WindowFigures(allocated, gcCount, pauseTotal, pauseMax,
+                siteSamples == 0 ? null : new AllocationSites(siteSamples, siteWeights));
     }
 
     private static long valueAt(TreeMap<Instant, Long> samples, Instant at) {

@@ -76,12 +76,12 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         AllocationSites sites = null;
         boolean sitesOfEveryMaster = true;
         for (ClusterLayout.Node master : layout.masters()) {
-            // only a profiled round's recordings hold allocation samples; a master without any leaves the sites absent
-            AllocationSites masterSites = AllocationSites.read(cluster.nodeDir(master), window.start(), window.end());
-            sitesOfEveryMaster &= masterSites != null;
-            sites = masterSites == null ? sites : sites == null ? masterSites : sites.plus(masterSites);
             BrokerFlightRecording.WindowFigures figures =
                     BrokerFlightRecording.read(cluster.nodeDir(master), window.start(), window.end());
+            // only a profiled round's recordings hold allocation samples; a master without any leaves the sites absent
+            AllocationSites masterSites = figures.sites();
+            sitesOfEveryMaster &= masterSites != null;
+            sites = masterSites == null ? sites : sites == null ? masterSites : sites.plus(masterSites);
             // a master killed or restarted in the window has a recording of its new life only
             if (!figures.present() || allocated < 0 || masters == null) {
                 allocated = -1;

@@ -3,6 +3,7 @@ package io.hotpath.e2e.measure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,8 @@ class AllocationSitesTest {
         Instant end;
         try (Recording recording = new Recording()) {
             recording.enable(AllocationSites.EVENT).withStackTrace().with("throttle", "1000/s");
+            // the broker's recording has the counters too, and a recording without them has no figures at all
+            recording.enable("jdk.ThreadAllocationStatistics").withPeriod(Duration.ofMillis(100));
             recording.start();
             start = Instant.now();
             long kept = allocateScratch(Instant.now().plusMillis(800));
@@ -60,15 +63,15 @@ class AllocationSitesTest {
             assertThat(kept).isPositive();
         }
 
-        AllocationSites sites = AllocationSites.read(nodeDir, start, end);
+        AllocationSites sites = BrokerFlightRecording.read(nodeDir, start, end).sites();
 
         assertThat(sites).isNotNull();
         assertThat(sites.samples()).isPositive();
         Map<String, Double> perMessage = sites.bytesPerMessage(100);
         assertThat(perMessage.keySet().iterator().next()).isEqualTo("AllocationSitesTest.allocateScratch");
         assertThat(perMessage.get("AllocationSitesTest.allocateScratch")).isGreaterThan(50);
-        assertThat(AllocationSites.read(nodeDir, end.plusSeconds(10), end.plusSeconds(20))).isNull();
-        assertThat(AllocationSites.read(nodeDir.resolve("no-such-node"), start, end)).isNull();
+        assertThat(BrokerFlightRecording.read(nodeDir, end.plusSeconds(10), end.plusSeconds(20)).sites()).isNull();
+        assertThat(BrokerFlightRecording.read(nodeDir.resolve("no-such-node"), start, end).sites()).isNull();
     }
 
     /** Allocates 4 KiB buffers until {@code until}; returns how many, so that the loop is not dead code. */
