@@ -42,6 +42,8 @@ public final class BrokerDistBuilder {
 
     private static final List<String> OPTIONS = List.of(LineOption.LINE, "--flavor", "--upstream-tests", "--compile-tests",
         "--source-release", "--dist-template", "--target", "--store-home", "--maven-home", "--user-repository");
+    /** Passes of {@link #rerunSkipCascade} at most: each is a Maven run of the skipped classes. */
+    private static final int MAX_CASCADE_PASSES = 3;
     private static final String USAGE = "usage: BrokerDistBuilder " + String.join(" X ", OPTIONS) + " X";
 
     private final Map<String, String> options;
@@ -49,6 +51,8 @@ public final class BrokerDistBuilder {
     /** tree -> the distribution assembled from it, for {@link BuildOutcome} */
     private final Map<String, Path> assembled = new LinkedHashMap<>();
     private Path testReport;
+    /** The classes run again after upstream's skip cascade, per tree and module ({@link #rerunSkipCascade}). */
+    private final List<String> cascadeReruns = new ArrayList<>();
 
     private BrokerDistBuilder(Map<String, String> options) {
         this.options = options;
@@ -160,7 +164,7 @@ public final class BrokerDistBuilder {
                 ? new UpstreamTestReport.Listed(listed.get("stock"), listed.get("patched")) : UpstreamTestReport.Listed.NONE;
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
                 selection.leftOut(line), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
-                .withFailureMessages(patchedFailureMessages);
+                .withFailureMessages(patchedFailureMessages).withCascadeReruns(cascadeReruns);
             report.write(work);
             testReport = work.resolve("upstream-tests.md");
             System.out.println(report.markdown());
@@ -242,10 +246,44 @@ public final class BrokerDistBuilder {
                                        TestSelection selection, Path excludes) {
         Map<String, Long> seconds = new LinkedHashMap<>();
         for (String tree : trees) {
-            seconds.put(tree, mavens.get(tree).test(built.get(tree).source().root(), tree, selection.modules(), excludes,
-                selection.surefireTests()));
+            Path root = built.get(tree).source().root();
+            long spent = mavens.get(tree).test(root, tree, selection.modules(), excludes, selection.surefireTests());
+            seconds.put(tree, spent + rerunSkipCascade(tree, root, mavens.get(tree), selection, excludes));
         }
         return seconds;
+    }
+
+    /**
+     * Runs again, alone, the classes {@link SkipCascade} finds skipped after a module's first failure on this tree,
+     * until none is left or a pass leaves the same ones skipped (a class that fails on its own stops the classes after
+     * it again); each pass is listed in the report. Returns the seconds the passes took.
+     */
+    private long rerunSkipCascade(String tree, Path root, UpstreamMavenBuild maven, TestSelection selection, Path excludes) {
+        long spent = 0;
+        Map<String, List<String>> previous = Map.of();
+        for (int pass = 1; pass <= MAX_CASCADE_PASSES; pass++) {
+            Map<String, List<String>> skipped = new LinkedHashMap<>();
+            for (String module : selection.modules()) {
+                List<String> classes = SkipCascade.skippedAfterFailure(SurefireReports.read(root.resolve(module)));
+                if (!classes.isEmpty()) {
+                    skipped.put(module, classes);
+                }
+            }
+            if (skipped.isEmpty() || skipped.equals(previous)) {
+                break;
+            }
+            skipped.forEach((module, classes) -> cascadeReruns.add(tree + ": " + module + ": " + String.join(", ", classes)
+                + " skipped after a failure (upstream's skipAfterFailureCount=1), run again alone"));
+            System.out.println("hotpath: " + tree + " tree: " + skipped + " were skipped after a failure"
+                + " (upstream's skipAfterFailureCount=1): running them again, alone");
+            List<String> tests = new ArrayList<>();
+            skipped.values().forEach(tests::addAll);
+            // the descriptor's method exclusions still apply to a class run again
+            selection.surefireTests().stream().filter(pattern -> pattern.startsWith("!")).forEach(tests::add);
+            spent += maven.test(root, tree, List.copyOf(skipped.keySet()), excludes, tests);
+            previous = skipped;
+        }
+        return spent;
     }
 
     /**

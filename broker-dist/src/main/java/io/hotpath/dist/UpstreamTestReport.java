@@ -40,10 +40,12 @@ import java.util.TreeSet;
  *                       why that was accepted (those not accepted are in newFailures)
  * @param excluded       tests left out of both runs, with the descriptor's reason
  * @param seconds        tree -> how long upstream's tests took on it (empty when not measured)
+ * @param cascadeReruns  the classes run again, alone, because upstream's skipAfterFailureCount=1 skipped them after a
+ *                       module's first failure on a tree (see SkipCascade); their reports are the rerun's
  */
 public record UpstreamTestReport(String release, String mode, Map<String, ModuleCounts> modules, List<String> newFailures,
                                  List<String> missingReports, List<String> stockFailures, List<String> flaky,
-                                 Map<String, String> excluded, Map<String, Long> seconds) {
+                                 Map<String, String> excluded, Map<String, Long> seconds, List<String> cascadeReruns) {
 
     /** Counts of one module on one tree; passed includes flaky. */
     public record Counts(int run, int passed, int failed, int skipped) {
@@ -144,13 +146,19 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             }
         }
         return new UpstreamTestReport(release, listed.targeted() ? "ci" : "full", modules, newFailures, missingReports,
-            stockFailures, flaky, excluded, Map.of());
+            stockFailures, flaky, excluded, Map.of(), List.of());
     }
 
     /** The same report with how long the tests took on each tree. */
     public UpstreamTestReport withSeconds(Map<String, Long> secondsPerTree) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
-            Map.copyOf(secondsPerTree));
+            Map.copyOf(secondsPerTree), cascadeReruns);
+    }
+
+    /** The same report with the classes run again after a skip cascade. */
+    public UpstreamTestReport withCascadeReruns(List<String> reruns) {
+        return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
+            seconds, List.copyOf(reruns));
     }
 
     /**
@@ -163,7 +171,8 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             String message = patchedMessages.get(cut < 0 ? failure : failure.substring(0, cut));
             return message == null ? failure : failure + ": " + message;
         }).toList();
-        return new UpstreamTestReport(release, mode, modules, explained, missingReports, stockFailures, flaky, excluded, seconds);
+        return new UpstreamTestReport(release, mode, modules, explained, missingReports, stockFailures, flaky, excluded, seconds,
+            cascadeReruns);
     }
 
     private static List<String> unreported(String module, String tree, List<String> classes,
@@ -245,6 +254,10 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             md.append("\nFailed on the stock tree this run (not listed in the line's descriptor):\n");
             stockFailures.forEach(f -> md.append("- ").append(f).append('\n'));
         }
+        if (!cascadeReruns.isEmpty()) {
+            md.append("\nRun again after a module stopped at its first failure (the table counts the second run):\n");
+            cascadeReruns.forEach(f -> md.append("- ").append(f).append('\n'));
+        }
         return md.toString();
     }
 
@@ -268,6 +281,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             .append(",\n  \"missingReports\": ").append(Json.strings(missingReports))
             .append(",\n  \"stockFailures\": ").append(Json.strings(stockFailures))
             .append(",\n  \"flaky\": ").append(Json.strings(flaky))
+            .append(",\n  \"cascadeReruns\": ").append(Json.strings(cascadeReruns))
             .append(",\n  \"excluded\": {");
         sep = "";
         for (Map.Entry<String, String> e : excluded.entrySet()) {

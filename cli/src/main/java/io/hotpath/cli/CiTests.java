@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  *       leftover process; the flame graphs must exist and show broker frames; both masters must have decoded sends
  *       with the send-header patch's decoder (profile provenance).</li>
  *   <li>A few-second JMH flame graph: must exist and show the benchmarked codec.</li>
- *   <li>campaign --ci: kill -9 a slave mid-run (zero loss), store upgrade/rollback stock &lt;-&gt; patched.</li>
+ *   <li>campaign --ci: kill -9 a slave mid-run, and a master of the line's tuned build (zero loss each), store
+ *       upgrade/rollback stock &lt;-&gt; patched, no SEND_OK while a slave is frozen.</li>
  * </ol>
  */
 final class CiTests {
@@ -103,7 +104,7 @@ final class CiTests {
         if (from <= 3) {
             jmhFlameGraph();
         }
-        info("4/4 campaign --ci: slave killed mid-run, store upgrade and rollback");
+        info("4/4 campaign --ci: a slave, then a master killed mid-run, store upgrade and rollback, a slave frozen");
         timed("campaign --ci", release, () -> new ClusterLauncher(root).run(ClusterLauncher.CAMPAIGN, List.of("--ci"), maven));
 
         info("all tests passed in " + (Instant.now().getEpochSecond() - started.getEpochSecond()) + " s (per step: "

@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code campaign-<timestamp>/} with {@link CampaignReport}'s JSON, Markdown and charts. With {@code --lines}
  * the arms are stock and patched of several lines, each round running every arm once
  * ({@link CampaignOptions#roundOrder}). {@code --ci} runs
- * the short check instead: one patched run with a slave killed mid-run, then {@link StoreCompatibilityCheck}, then
+ * the short check instead: one patched run with a slave killed mid-run, one run of patched with the line's tuned
+ * configuration with a master killed mid-run and restarted, then {@link StoreCompatibilityCheck}, then
  * {@link ReplicationPromiseCheck} on stock and on patched with the line's tuned configuration.
  * Exit 0 when every run passed (no acknowledged message lost, no failed send its fault does not expect: a
  * saturated {@code --rate 0} round the broker answered with flow control fails too), 1 otherwise, 2 on bad
@@ -59,7 +60,8 @@ public final class Campaign {
         Map<Arm, Distribution> distributions = new LinkedHashMap<>();
         for (Arm arm : options.arms(lines)) {
             Distribution distribution = Distribution.resolve(arm.flavor(), lines.get(arm.line()), projectRoot);
-            distributions.put(arm, arm.tuned() ? distribution.tuned(tunings.get(arm.line())) : distribution);
+            Distribution tuned = arm.tuned() ? distribution.tuned(tunings.get(arm.line())) : distribution;
+            distributions.put(arm, arm.asyncMasters() ? tuned.withAsyncMasters() : tuned);
         }
         ClusterLayout layout = new ClusterLayout(options.basePort(), options.net());
         layout.checkPortsFree();
@@ -132,31 +134,44 @@ public final class Campaign {
         // a line that ships no tuned configuration checks its patched build as it is
         ReleaseLine line = lines.get(patched.release());
         Distribution promiseArm = options.hasTuning(line) ? patched.tuned(options.tuning(line)) : patched;
+        String promiseLabel = promiseArm.tuning() == null ? "patched" : "patched+tuned";
+        String promiseTuning = promiseArm.tuning() == null ? " (the line ships no tuned configuration)"
+                : " (" + promiseArm.tuning().describe() + ")";
         // a count of exactly what 12 s at 300 msg/s sends, as before: the ledger needs no timed capacity here
-        RoundSpec faulted = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
+        RoundSpec slaveKilled = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
                 FaultScenario.KILL_SLAVE, false, null);
-        Console.progress("ci 1/3: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
-        RoundResult result = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, faulted, Warmup.NONE);
-        System.out.print(result.summary());
-        Console.progress("ci 2/3: store upgrade and rollback");
+        Console.progress("ci 1/4: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
+        RoundResult slaveRound = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, slaveKilled,
+                Warmup.NONE);
+        System.out.print(slaveRound.summary());
+        // the build an operator runs tuned loses its master too: what it acknowledged before the kill must be there after
+        // the restart (the round waits for the master to listen again before it reads every queue back)
+        RoundSpec masterKilled = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
+                FaultScenario.KILL_MASTER, false, null);
+        Console.progress("ci 2/4: %s%s, %d s at %d msg/s, kill -9 of a master half-way, restarted %d s later", promiseLabel,
+                promiseTuning, CI_SECONDS, CI_RATE, FaultScenario.MASTER_DOWN.toSeconds());
+        RoundResult masterRound = Round.run(dir.resolve("ci-kill-master-" + promiseLabel.replace('+', '-')), dir.getFileName() + "-ci",
+                promiseArm, network, masterKilled, Warmup.NONE);
+        System.out.print(masterRound.summary());
+        Console.progress("ci 3/4: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =
                 new StoreCompatibilityCheck(stock, patched, network, dir.resolve("ci-compatibility"), CI_COMPAT_MESSAGES).run();
-        String promiseLabel = promiseArm.tuning() == null ? "patched" : "patched+tuned";
-        Console.progress("ci 3/3: replication promise, a slave frozen with SIGSTOP: stock, then %s%s", promiseLabel,
-                promiseArm.tuning() == null ? " (the line ships no tuned configuration)"
-                        : " (" + promiseArm.tuning().describe() + ")");
+        Console.progress("ci 4/4: replication promise, a slave frozen with SIGSTOP: stock, then %s%s", promiseLabel, promiseTuning);
         List<ReplicationPromiseCheck.Report> promises = List.of(
                 ReplicationPromiseCheck.run("stock", stock, network, dir.resolve("ci-promise-stock")),
                 ReplicationPromiseCheck.run(promiseLabel, promiseArm, network,
                         dir.resolve("ci-promise-" + promiseLabel.replace('+', '-'))));
-        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network)).append("\n\n## kill -9 of a slave\n\n```\n")
-                .append(result.summary()).append("```\n\n## Store compatibility\n\n```\n");
+        StringBuilder report = new StringBuilder("# CI check\n\n").append(header(distributions, network))
+                .append("\n\n## kill -9 of a slave\n\n```\n").append(slaveRound.summary())
+                .append("```\n\n## kill -9 of a master, restarted ").append(FaultScenario.MASTER_DOWN.toSeconds()).append(" s later (")
+                .append(promiseLabel).append(")\n\n```\n").append(masterRound.summary())
+                .append("```\n\n## Store compatibility\n\n```\n");
         checks.forEach(check -> report.append(check.line()).append('\n'));
         report.append("```\n\n## Replication promise: no SEND_OK from a SYNC_MASTER whose slave is frozen (SIGSTOP)\n\n```\n");
         promises.forEach(promise -> report.append(promise.line()).append('\n'));
         report.append("```\n");
         Files.writeString(dir.resolve("report.md"), report.toString());
-        return verdict(List.of(result), checks, promises);
+        return verdict(List.of(slaveRound, masterRound), checks, promises);
     }
 
     private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
@@ -179,7 +194,9 @@ public final class Campaign {
         distributions.forEach((arm, distribution) -> out.append("- ").append(arm.label()).append(": ").append(distribution.home())
                 .append(distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")")
                 .append(distribution.tuning() == null ? "" : "; tuned: " + distribution.tuning().describe()
-                        + " (" + distribution.tuning().file().getFileName() + ")").append('\n'));
+                        + " (" + distribution.tuning().file().getFileName() + ")")
+                .append(distribution.asyncMasters() ? "; masters ASYNC_MASTER: a floor (no wait for the slave), not a candidate" : "")
+                .append('\n'));
         out.append("- network: ").append(network.summary().describe()).append('\n');
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores (whether other processes used them is stated per round below)");
         return out.toString();

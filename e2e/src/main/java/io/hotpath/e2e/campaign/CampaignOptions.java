@@ -32,8 +32,12 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
     static final List<String> FLAVORS = List.of("stock", "patched");
     /** An arm kind's suffix for "with the tuned configuration": stock+tuned, patched+tuned. */
     static final String TUNED_SUFFIX = "+tuned";
+    /** An arm kind's suffix for "masters as ASYNC_MASTER": a floor arm, e.g. patched+tuned+async. */
+    static final String ASYNC_SUFFIX = "+async";
     /** Every arm kind {@code --arms} may name. */
-    static final List<String> ARM_KINDS = List.of("stock", "stock" + TUNED_SUFFIX, "patched", "patched" + TUNED_SUFFIX);
+    static final List<String> ARM_KINDS = List.of("stock", "stock" + TUNED_SUFFIX, "patched", "patched" + TUNED_SUFFIX,
+            "stock" + ASYNC_SUFFIX, "stock" + TUNED_SUFFIX + ASYNC_SUFFIX, "patched" + ASYNC_SUFFIX,
+            "patched" + TUNED_SUFFIX + ASYNC_SUFFIX);
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
@@ -83,7 +87,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --arms L        comma-separated arms per line, in report order (the first is the baseline):
                               stock, stock+tuned, patched, patched+tuned; "+tuned" lays the line's
                               patches/<R>/tuned.properties over every broker's settings (never the
-                              role, flush or replication: those stay the arm's)  [default: stock,patched]
+                              role, flush or replication: those stay the arm's)  [default: stock,patched];
+                              any of them + "+async" (e.g. patched+tuned+async): a floor arm, masters
+                              ASYNC_MASTER (no wait for the slave), what no HA lever can go below
               --tuned FILE    the tuned arms' configuration instead of the line's (a screen of a knob)
               --alloc-sites   after the measured rounds of a scenario, one profiled round per arm: the masters
                               also record JFR allocation samples with their stacks, and the report gains
@@ -167,7 +173,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         if (ci && allocationSites) {
             throw new UsageException("--alloc-sites adds profiled rounds to a campaign: not with --ci");
         }
-        if (tunedFile != null && armKinds.stream().noneMatch(kind -> kind.endsWith(TUNED_SUFFIX))) {
+        if (tunedFile != null && armKinds.stream().noneMatch(kind -> kind.contains(TUNED_SUFFIX))) {
             throw new UsageException("--tuned names the configuration of the tuned arms: give --arms with stock+tuned"
                     + " or patched+tuned too");
         }
@@ -219,7 +225,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
     public List<Arm> arms(Map<String, ReleaseLine> resolved) {
         List<Arm> arms = new ArrayList<>();
         resolved.keySet().forEach(release -> armKinds.forEach(kind -> arms.add(new Arm(lines.isEmpty() ? kind : release + " " + kind,
-                release, kind.replace(TUNED_SUFFIX, ""), kind.endsWith(TUNED_SUFFIX)))));
+                release, kind.replace(ASYNC_SUFFIX, "").replace(TUNED_SUFFIX, ""), kind.contains(TUNED_SUFFIX),
+                kind.endsWith(ASYNC_SUFFIX)))));
         return List.copyOf(arms);
     }
 

@@ -126,14 +126,16 @@ public final class LocalCluster implements AutoCloseable {
         installShutdownHook();
         Console.progress("starting %s 2m-2s cluster from %s%s%s, run dir %s", distribution.flavor(), distribution.home(),
                 distribution.patches().isEmpty() ? "" : " (patches " + distribution.patches() + ")",
-                distribution.tuning() == null ? "" : "; tuned: " + distribution.tuning().describe(), runDir);
+                (distribution.tuning() == null ? "" : "; tuned: " + distribution.tuning().describe())
+                        + (distribution.asyncMasters() ? "; masters ASYNC_MASTER (a floor arm)" : ""), runDir);
 
         ClusterLayout.Node namesrv = layout.namesrv();
         startNode(namesrv, distribution.namesrvScript(), layout.namesrvConfig());
         awaitListening(namesrv, deadline);
         for (ClusterLayout.Node broker : layout.brokers()) {
             startNode(broker, distribution.brokerScript(),
-                    layout.brokerConfig(broker, distribution.defaultConfig(broker.name()), nodeDir(broker)));
+                    layout.brokerConfig(broker, distribution.defaultConfig(broker.name()), nodeDir(broker),
+                            distribution.masterRole()));
         }
         try (ClusterAdmin admin = new ClusterAdmin(namesrvAddress(), "hotpath-cluster-admin")) {
             awaitRegistration(admin, deadline);
@@ -232,7 +234,7 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
         startNode(node, distribution.brokerScript(),
-                layout.brokerConfig(node, distribution.defaultConfig(node.name()), nodeDir(node)));
+                layout.brokerConfig(node, distribution.defaultConfig(node.name()), nodeDir(node), distribution.masterRole()));
         awaitListening(node, System.nanoTime() + timeout.toNanos());
         Console.progress("fault: %s restarted and listening", name);
     }

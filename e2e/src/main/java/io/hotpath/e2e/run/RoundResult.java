@@ -182,6 +182,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
         json.add("\"patches\": " + distribution.patches().stream().map(RoundResult::quote).collect(Collectors.joining(", ", "[", "]")));
         // what a "+tuned" arm or a --tuned smoke laid over every broker; null when nothing
         json.add("\"tuned\": " + (distribution.tuning() == null ? "null" : quote(distribution.tuning().describe())));
+        json.add(field("masterRole", distribution.masterRole()));
         json.add(field("messages", options.messages())).add(field("threads", options.threads()))
                 .add(field("bodyBytes", options.bodySize())).add(field("queuesPerMaster", options.queuesPerMaster()));
         json.add(field("sent", load.sent())).add(field("acked", load.acked())).add(field("failed", load.failed()))

@@ -189,6 +189,17 @@ public final class ClusterLayout {
      * names, roles, its address, ports and a store inside {@code nodeDir}.
      */
     public Properties brokerConfig(Node node, Properties distributionDefaults, Path nodeDir) {
+        return brokerConfig(node, distributionDefaults, nodeDir, Role.SYNC_MASTER.name());
+    }
+
+    /**
+     * {@link #brokerConfig(Node, Properties, Path)} with the masters' role: SYNC_MASTER, or ASYNC_MASTER for a
+     * campaign's floor arm (the slaves stay SLAVE, flushing stays ASYNC_FLUSH).
+     */
+    public Properties brokerConfig(Node node, Properties distributionDefaults, Path nodeDir, String masterRole) {
+        if (!masterRole.equals(Role.SYNC_MASTER.name()) && !masterRole.equals("ASYNC_MASTER")) {
+            throw new IllegalArgumentException("a master runs as SYNC_MASTER or ASYNC_MASTER, not " + masterRole);
+        }
         if (!node.isBroker()) {
             throw new IllegalArgumentException(node.name() + " is not a broker");
         }
@@ -198,7 +209,7 @@ public final class ClusterLayout {
         p.setProperty("brokerClusterName", CLUSTER_NAME);
         p.setProperty("brokerName", node.brokerName());
         p.setProperty("brokerId", Integer.toString(node.brokerId()));
-        p.setProperty("brokerRole", node.role().name());
+        p.setProperty("brokerRole", node.isMaster() ? masterRole : node.role().name());
         p.setProperty("flushDiskType", "ASYNC_FLUSH");
         // a SYNC_MASTER acknowledges a send only once its slave has it: 4.9.x by its role alone, 5.x counts the
         // replicas that must hold a message (inSyncReplicas, default 1: the master alone, so it would not wait);

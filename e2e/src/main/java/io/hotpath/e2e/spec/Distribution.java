@@ -32,18 +32,40 @@ public final class Distribution {
     private final List<String> patches;
     /** Laid over every broker's configuration; null for an untuned arm. */
     private final TunedConfig tuning;
+    /** The masters run as ASYNC_MASTER: a campaign's floor arm, never a build an operator would run for SYNC_MASTER. */
+    private final boolean asyncMasters;
 
-    private Distribution(String flavor, ReleaseLine line, Path home, List<String> patches, TunedConfig tuning) {
+    private Distribution(String flavor, ReleaseLine line, Path home, List<String> patches, TunedConfig tuning,
+                         boolean asyncMasters) {
         this.flavor = flavor;
         this.line = line;
         this.home = home;
         this.patches = List.copyOf(patches);
         this.tuning = tuning;
+        this.asyncMasters = asyncMasters;
     }
 
     /** This distribution with {@code tuning} laid over every broker's own settings (a campaign's tuned arm). */
     public Distribution tuned(TunedConfig tuning) {
-        return new Distribution(flavor, line, home, patches, tuning);
+        return new Distribution(flavor, line, home, patches, tuning, asyncMasters);
+    }
+
+    /**
+     * This distribution with its masters as ASYNC_MASTER (a send is answered once the master has it; the slave still
+     * replicates): the floor of what the replication wait costs a SYNC_MASTER, which no HA lever can go below.
+     */
+    public Distribution withAsyncMasters() {
+        return new Distribution(flavor, line, home, patches, tuning, true);
+    }
+
+    /** Whether the masters run as ASYNC_MASTER ({@link #withAsyncMasters}). */
+    public boolean asyncMasters() {
+        return asyncMasters;
+    }
+
+    /** The role the masters run as. */
+    public String masterRole() {
+        return asyncMasters ? "ASYNC_MASTER" : "SYNC_MASTER";
     }
 
     /** The overlay of a tuned arm, or null. */
@@ -143,7 +165,7 @@ public final class Distribution {
                 throw new UsageException(home + " is not a RocketMQ distribution (" + required + " is missing)");
             }
         }
-        return new Distribution(flavor, line, home, patches, null);
+        return new Distribution(flavor, line, home, patches, null, false);
     }
 
     public String flavor() {

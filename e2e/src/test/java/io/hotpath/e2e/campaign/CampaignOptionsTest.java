@@ -176,6 +176,22 @@ class CampaignOptionsTest {
     }
 
     @Test
+    void anAsyncArmIsAFloorWhoseMastersRunAsAsyncMasterTunedOrNot() throws IOException {
+        line("4.9.0", "");
+        Files.writeString(root.resolve("patches/4.9.0/tuned.properties"), "# a knob\nsendMessageThreadPoolNums=2\n");
+        CampaignOptions options = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,patched+tuned,patched+tuned+async,stock+async");
+
+        assertThat(options.arms(root)).containsExactly(STOCK, new Arm("patched+tuned", "4.9.0", "patched", true, false),
+                new Arm("patched+tuned+async", "4.9.0", "patched", true, true), new Arm("stock+async", "4.9.0", "stock", false, true));
+        assertThat(options.tunings(options.resolvedLines(root))).containsOnlyKeys("4.9.0");
+        // a --tuned file needs a tuned arm; a tuned floor arm is one
+        Path screen = Files.writeString(root.resolve("screen.properties"), "sendMessageThreadPoolNums=4\n");
+        assertThat(CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,patched+tuned+async", "--tuned", screen.toString())
+                .arms(root).get(1).tuned()).isTrue();
+        assertThatThrownBy(() -> CampaignOptions.parse("--arms", "stock,patched+async+tuned")).isInstanceOf(UsageException.class);
+    }
+
+    @Test
     void aTunedArmNeedsATunedConfigurationAndTheTunedFileATunedArm() throws IOException {
         line("4.9.0", "");
         CampaignOptions options = CampaignOptions.parse("--line", "4.9.0", "--arms", "stock,stock+tuned");
@@ -195,7 +211,8 @@ class CampaignOptionsTest {
     @Test
     void rejectsUnknownRepeatedOrLoneArmsAndArmsWithCiInOneLine() {
         assertThatThrownBy(() -> CampaignOptions.parse("--arms", "stock,fast")).isInstanceOf(UsageException.class)
-                .hasMessage("--arms takes comma-separated arms of stock, stock+tuned, patched, patched+tuned, got 'stock,fast'");
+                .hasMessage("--arms takes comma-separated arms of stock, stock+tuned, patched, patched+tuned, stock+async,"
+                        + " stock+tuned+async, patched+async, patched+tuned+async, got 'stock,fast'");
         assertThatThrownBy(() -> CampaignOptions.parse("--arms", "stock,stock")).isInstanceOf(UsageException.class)
                 .hasMessage("--arms names stock twice, got 'stock,stock'");
         assertThatThrownBy(() -> CampaignOptions.parse("--arms", "patched")).isInstanceOf(UsageException.class)

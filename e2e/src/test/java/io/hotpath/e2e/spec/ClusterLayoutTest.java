@@ -77,6 +77,23 @@ class ClusterLayoutTest {
     }
 
     @Test
+    void aFloorArmRunsItsMastersAsAsyncMasterAndLeavesTheSlavesFlushAndReplicasAlone() {
+        Properties master = layout.brokerConfig(layout.masters().get(0), new Properties(), Path.of("/run/broker-a"), "ASYNC_MASTER");
+        Properties slave = layout.brokerConfig(layout.brokers().get(1), new Properties(), Path.of("/run/broker-a-s"), "ASYNC_MASTER");
+
+        assertThat(master.getProperty("brokerRole")).isEqualTo("ASYNC_MASTER");
+        assertThat(master.getProperty("flushDiskType")).isEqualTo("ASYNC_FLUSH");
+        assertThat(slave.getProperty("brokerRole")).isEqualTo("SLAVE");
+        // a distribution's own conf cannot turn a SYNC_MASTER arm into something else
+        Properties shipped = new Properties();
+        shipped.setProperty("brokerRole", "ASYNC_MASTER");
+        assertThat(layout.brokerConfig(layout.masters().get(0), shipped, Path.of("/run/broker-a")).getProperty("brokerRole"))
+                .isEqualTo("SYNC_MASTER");
+        assertThatThrownBy(() -> layout.brokerConfig(layout.masters().get(0), new Properties(), Path.of("/run/broker-a"), "SLAVE"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void rejectsBasePortsOutsideTheUsableRange() {
         assertThatThrownBy(() -> new ClusterLayout(1023)).isInstanceOf(UsageException.class);
         assertThatThrownBy(() -> new ClusterLayout(65500)).isInstanceOf(UsageException.class);
