@@ -224,7 +224,12 @@ public final class LocalCluster implements AutoCloseable {
         Console.progress("fault: %s %s", process, frozen ? "frozen with SIGSTOP" : "resumed with SIGCONT");
     }
 
-    /** Starts a killed broker again on its config and store (recovery from the abort file), and waits until it listens. */
+    /**
+     * Starts a killed broker again on its config and store (recovery from the abort file), and waits until it listens and
+     * the name server lists it again: a client that fetches its route before that finds only the slave of the broker
+     * name, and a 5.x slave refuses pulls ({@code slaveReadEnable=false}: "[REJECTREQUEST]system busy"; campaign --ci's
+     * kill-master round read back through the slave so in the CI rehearsal of 2026-11-27).
+     */
     public void restartNode(String name, Duration timeout) {
         ClusterLayout.Node node = layout.brokers().stream().filter(n -> n.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no broker " + name));
@@ -235,8 +240,12 @@ public final class LocalCluster implements AutoCloseable {
         }
         startNode(node, distribution.brokerScript(),
                 layout.brokerConfig(node, distribution.defaultConfig(node.name()), nodeDir(node), distribution.masterRole()));
-        awaitListening(node, System.nanoTime() + timeout.toNanos());
-        Console.progress("fault: %s restarted and listening", name);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        awaitListening(node, deadline);
+        try (ClusterAdmin admin = new ClusterAdmin(namesrvAddress(), "hotpath-restart-admin")) {
+            awaitRegistration(admin, deadline);
+        }
+        Console.progress("fault: %s restarted, listening and registered with the name server", name);
     }
 
     private void awaitListening(ClusterLayout.Node node, long deadline) {
