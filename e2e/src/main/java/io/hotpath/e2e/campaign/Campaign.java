@@ -137,21 +137,16 @@ public final class Campaign {
         String promiseLabel = promiseArm.tuning() == null ? "patched" : "patched+tuned";
         String promiseTuning = promiseArm.tuning() == null ? " (the line ships no tuned configuration)"
                 : " (" + promiseArm.tuning().describe() + ")";
-        // a count of exactly what 12 s at 300 msg/s sends, as before: the ledger needs no timed capacity here
-        RoundSpec slaveKilled = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
-                FaultScenario.KILL_SLAVE, false, null);
         Console.progress("ci 1/4: patched, %d s at %d msg/s, kill -9 of a slave half-way", CI_SECONDS, CI_RATE);
-        RoundResult slaveRound = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network, slaveKilled,
-                Warmup.NONE);
+        RoundResult slaveRound = Round.run(dir.resolve("ci-kill-slave-patched"), dir.getFileName() + "-ci", patched, network,
+                ciRound(options, FaultScenario.KILL_SLAVE), Warmup.NONE);
         System.out.print(slaveRound.summary());
         // the build an operator runs tuned loses its master too: what it acknowledged before the kill must be there after
-        // the restart (the round waits for the master to listen again before it reads every queue back)
-        RoundSpec masterKilled = new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(),
-                FaultScenario.KILL_MASTER, false, null);
+        // the restart (the round waits until the master listens and is registered again before it reads every queue back)
         Console.progress("ci 2/4: %s%s, %d s at %d msg/s, kill -9 of a master half-way, restarted %d s later", promiseLabel,
                 promiseTuning, CI_SECONDS, CI_RATE, FaultScenario.MASTER_DOWN.toSeconds());
         RoundResult masterRound = Round.run(dir.resolve("ci-kill-master-" + promiseLabel.replace('+', '-')), dir.getFileName() + "-ci",
-                promiseArm, network, masterKilled, Warmup.NONE);
+                promiseArm, network, ciRound(options, FaultScenario.KILL_MASTER), Warmup.NONE);
         System.out.print(masterRound.summary());
         Console.progress("ci 3/4: store upgrade and rollback");
         List<StoreCompatibilityCheck.Check> checks =
@@ -174,7 +169,12 @@ public final class Campaign {
         return verdict(List.of(slaveRound, masterRound), checks, promises);
     }
 
-    private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
+    /** A faulted round of the CI check: a count of exactly what 12 s at 300 msg/s sends (the ledger needs no timed capacity). */
+    private static RoundSpec ciRound(CampaignOptions options, FaultScenario fault) {
+        return new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(), fault, false, null);
+    }
+
+        private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
                                    List<ReplicationPromiseCheck.Report> promises) {
         List<String> failures = new ArrayList<>();
         results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": "
