@@ -35,6 +35,13 @@ public interface PropertiesCodecImpl {
             io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
     }
 
+    /** The real 5.5.1 {@code MessageDecoder}, shaded into io.hotpath.upstream.v551: the 5.5.1 line's oracle. */
+    static PropertiesCodecImpl upstream551() {
+        return of("upstream 5.5.1 MessageDecoder",
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
+    }
+
     static PropertiesCodecImpl hotpath490() {
         return of("hotpath PropertiesCodec490",
             PropertiesCodec490::messageProperties2String, PropertiesCodec490::string2messageProperties);

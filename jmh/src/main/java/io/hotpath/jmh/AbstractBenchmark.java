@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * constants to JMH explicitly, overridden by {@code -Djmh.forks} etc., and never shortens them; the annotations make
  * direct runs ({@code java -jar jmh/target/benchmarks.jar}, an IDE) use the same defaults. They are the settings of
  * the default run ({@link io.hotpath.jmh.runner.Headline}): 8 benchmark methods per release line x 4 forks x
- * (3 + 6) x 1 s + fork start-up, about 6.5 min per line, plus the two machine-control rows.
+ * (8 + 4) x 1 s + fork start-up, about 8 min per line, plus the two machine-control rows.
  *
  * <p>Fork heap: fixed and pre-touched, so that no measured iteration pays the kernel for first-touch page zeroing;
  * 512 MB, because pre-touching 2 GB cost ~5 s per fork here and the corpora need a few MB. G1 by name, the brokers'
@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Naming: benchmarks are {@code <Operation>Benchmark}, grouped by area in packages ({@code codec}, {@code header},
  * {@code store}); methods are named after the implementation they measure ({@code upstream490}, {@code upstream498},
- * {@code upstream533}, {@code upstreamLatest}, {@code hotpath}, {@code hotpath491}, ...). The summary computes each
+ * {@code upstream533}, {@code upstream551}, {@code hotpath}, {@code hotpath491}, ...). The summary computes each
  * row's ratios against its release line's stock method ({@link io.hotpath.jmh.runner.LineMethods}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -45,9 +45,15 @@ public abstract class AbstractBenchmark {
      * error needs several forks, not more iterations of one (24 samples either way).
      */
     public static final int FORKS = 4;
-    /** 3 s of warm-up: C2 has compiled these paths (well under 1 us per call) long before the first measurement. */
-    public static final int WARMUP_ITERATIONS = 3;
-    public static final int MEASUREMENT_ITERATIONS = 6;
+    /**
+     * 8 s of warm-up. C2 compiles these paths within the first second, but in the default run of 2026-11-27 (3 s of
+     * warm-up) three of its four rows with errors over 10 % had one fork whose time jumped for good 5-8 s in, a
+     * recompilation after the profile moved (PropertiesParse upstream490 1500 -> 850 ns, SendHeaderDecode upstream498
+     * 138 -> 215 ns, PersistedProperties hotpath533 1860 -> 2500 ns): warm-up has to outlast that.
+     */
+    public static final int WARMUP_ITERATIONS = 8;
+    /** 4 x 1 s per fork, 16 samples per row: keeps a line near 8 min with the longer warm-up. */
+    public static final int MEASUREMENT_ITERATIONS = 4;
     /** Warmup and measurement iteration length. */
     public static final int ITERATION_MILLIS = 1000;
 

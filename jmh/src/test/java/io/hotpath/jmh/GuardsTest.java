@@ -17,10 +17,10 @@ class GuardsTest {
     void catchesADifferentIterationOrderWithEqualContent() {
         // 5.1.0+ parses into new HashMap<>(128): equal maps, other order than 4.9.0's new HashMap()
         assertThatCode(() -> Guards.requireEqualMaps("latest", LARGE, MessageDecoder::string2messageProperties,
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties))
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties))
             .doesNotThrowAnyException();
         assertThatThrownBy(() -> Guards.requireSameMaps("latest", LARGE, MessageDecoder::string2messageProperties,
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties))
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties))
             .isInstanceOf(IllegalStateException.class)
             .hasMessageStartingWith("guard failed, latest differ on input 0 ");
     }

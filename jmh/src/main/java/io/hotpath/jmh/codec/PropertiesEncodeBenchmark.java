@@ -50,9 +50,9 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
             io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String,
             PropertiesCodec520::messageProperties2String);
         // same work: 5.2.0+ writes the 4.9.0 format again
-        Guards.requireSameStrings("upstreamLatest vs upstream490 messageProperties2String", maps,
+        Guards.requireSameStrings("upstream551 vs upstream490 messageProperties2String", maps,
             MessageDecoder::messageProperties2String,
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::messageProperties2String);
     }
 
     @Benchmark
@@ -73,8 +73,8 @@ public class PropertiesEncodeBenchmark extends AbstractBenchmark {
     }
 
     @Benchmark
-    public String upstreamLatest() {
-        return io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder
+    public String upstream551() {
+        return io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder
             .messageProperties2String(maps[next++ & MASK]);
     }
 

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.State;
  * <p>{@code hotpath} replaces 4.9.0 ({@code upstream490}); {@code hotpath491} has 4.9.1-4.9.8
  * parse semantics and its like-for-like is {@code upstream498}; {@code hotpath520} has 5.2.0+ semantics (4.9.1's
  * rules into a {@code HashMap} of 128 buckets) and its like-for-like is {@code upstream533}. On this corpus every release
- * yields equal content; {@code upstreamLatest} sizes its map for 128 entries, so its iteration
+ * yields equal content; {@code upstream551} sizes its map for 128 entries, so its iteration
  * order differs.
  *
  * <p>Run: {@code mvn -pl jmh verify -Djmh.include=PropertiesParseBenchmark} (every method and parameter; or
@@ -52,9 +52,9 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
             io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties,
             PropertiesCodec520::string2messageProperties);
         // all variants do the same work here: no junk segments that one release would drop
-        Guards.requireEqualMaps("upstreamLatest vs upstream490 string2messageProperties", strings,
+        Guards.requireEqualMaps("upstream551 vs upstream490 string2messageProperties", strings,
             MessageDecoder::string2messageProperties,
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder::string2messageProperties);
         floor = new ParseFloor(strings);
     }
 
@@ -76,8 +76,8 @@ public class PropertiesParseBenchmark extends AbstractBenchmark {
     }
 
     @Benchmark
-    public Map<String, String> upstreamLatest() {
-        return io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder
+    public Map<String, String> upstream551() {
+        return io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder
             .string2messageProperties(strings[next++ & MASK]);
     }
 

@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@code upstream490}: the real 4.9.0 {@code AbstractSendMessageProcessor#parseRequestHeader}
  *       (reflective {@code decodeCommandCustomHeader}, then V2 to V1 for SEND_MESSAGE_V2);</li>
- *   <li>{@code upstreamLatest}: the newest release's {@code SendMessageRequestHeader.parseRequestHeader}
+ *   <li>{@code upstream551}: the newest release's {@code SendMessageRequestHeader.parseRequestHeader}
  *       (5.x broker): V2 through {@code FastCodesHeader.decode} after a reflective
  *       {@code getDeclaredConstructor().newInstance()}, V1 still through reflection (walking the
  *       5.x superclasses);</li>
@@ -82,7 +82,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
 
     private AbstractSendMessageProcessor processor490;
     private RemotingCommand[] requests490;
-    private io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requestsLatest;
+    private io.hotpath.upstream.v551.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests551;
     private io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests498;
     private io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand[] requests533;
     private int next;
@@ -92,7 +92,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
         processor490 = (AbstractSendMessageProcessor) allocateWithoutConstructor(SendMessageProcessor.class);
         int code = "V2".equals(header) ? RequestCode.SEND_MESSAGE_V2 : RequestCode.SEND_MESSAGE;
         requests490 = new RemotingCommand[CORPUS_SIZE];
-        requestsLatest = new io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
+        requests551 = new io.hotpath.upstream.v551.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         requests498 = new io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         requests533 = new io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand[CORPUS_SIZE];
         Random random = new Random(20_240_611L);
@@ -100,9 +100,9 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             SendMessageRequestHeader sent = producerHeader(random, i);
             CommandCustomHeader onTheWire = "V2".equals(header) ? SendMessageRequestHeaderV2.createSendMessageRequestHeaderV2(sent) : sent;
             requests490[i] = throughTheWire(RemotingCommand.createRequestCommand(code, onTheWire));
-            requestsLatest[i] = io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.RemotingCommand
+            requests551[i] = io.hotpath.upstream.v551.org.apache.rocketmq.remoting.protocol.RemotingCommand
                 .createRequestCommand(code, null);
-            requestsLatest[i].setExtFields(requests490[i].getExtFields());
+            requests551[i].setExtFields(requests490[i].getExtFields());
             requests498[i] = io.hotpath.upstream.v498.org.apache.rocketmq.remoting.protocol.RemotingCommand.createRequestCommand(code, null);
             requests498[i].setExtFields(requests490[i].getExtFields());
             requests533[i] = io.hotpath.upstream.v533.org.apache.rocketmq.remoting.protocol.RemotingCommand
@@ -125,10 +125,10 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
     }
 
     @Benchmark
-    public io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader upstreamLatest()
+    public io.hotpath.upstream.v551.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader upstream551()
         throws Exception {
-        return io.hotpath.upstream.latest.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader
-            .parseRequestHeader(requestsLatest[next++ & MASK]);
+        return io.hotpath.upstream.v551.org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader
+            .parseRequestHeader(requests551[next++ & MASK]);
     }
 
     @Benchmark
@@ -236,7 +236,7 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             next = i;
             String ours = describe(hotpath());
             next = i;
-            String latest = describe(upstreamLatest());
+            String v551 = describe(upstream551());
             next = i;
             String stock498 = describe(upstream498());
             next = i;
@@ -245,10 +245,10 @@ public class SendHeaderDecodeBenchmark extends AbstractBenchmark {
             String stock533 = describe(upstream533());
             next = i;
             String ours533 = describe(hotpath533());
-            if (!expected.equals(ours) || !expected.equals(latest) || !expected.equals(stock498) || !expected.equals(ours498)
+            if (!expected.equals(ours) || !expected.equals(v551) || !expected.equals(stock498) || !expected.equals(ours498)
                 || !expected.equals(stock533) || !expected.equals(ours533)) {
                 throw new IllegalStateException("request " + i + " decoded differently:\n 4.9.0  " + expected + "\n hotpath " + ours
-                    + "\n latest  " + latest + "\n 4.9.8  " + stock498 + "\n hotpath498 " + ours498
+                    + "\n 5.5.1  " + v551 + "\n 4.9.8  " + stock498 + "\n hotpath498 " + ours498
                     + "\n 5.3.3  " + stock533 + "\n hotpath533 " + ours533);
             }
         }

@@ -132,9 +132,10 @@ public final class BenchmarkRunner {
         RunPlan plan = quotes == null
             ? RunPlan.plan(combinations, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
                 prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"))
-            // a line's quotable run: the settings its Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s)
+            // a line's quotable run: the settings its Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s),
+            // warm-up and iterations the default run's
             : RunPlan.plan(combinations, args.given(), or(prop("jmh.forks"), QUOTABLE_FORKS),
-                or(prop("jmh.warmupIterations"), "3"), or(prop("jmh.warmupTime"), "1s"), or(prop("jmh.iterations"), "5"),
+                prop("jmh.warmupIterations"), or(prop("jmh.warmupTime"), "1s"), prop("jmh.iterations"),
                 or(prop("jmh.time"), "1s"), prop("jmh.budget"));
 
         Path out = Paths.get(required(maven, "output-dir"));

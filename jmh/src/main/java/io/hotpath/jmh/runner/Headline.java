@@ -16,8 +16,8 @@ import io.hotpath.jmh.store.PersistedPropertiesBenchmark;
 /**
  * What the default run ({@code mvn -pl jmh verify} with no selection of its own) measures: every release line's
  * drop-ins against that line's own stock ({@link LineMethods}) on the headline paths, one realistic input each.
- * With {@link io.hotpath.jmh.AbstractBenchmark}'s settings that is 8 methods per line x 3 forks x (5 + 8) x 1 s plus
- * fork start-up: about 6 min per line. The full matrix (every method, floors and upstreamLatest included, every
+ * With {@link io.hotpath.jmh.AbstractBenchmark}'s settings that is 8 methods per line x 4 forks x (8 + 4) x 1 s plus
+ * fork start-up: about 8 min per line. The full matrix (every method, floors and upstream551 included, every
  * parameter value) runs with {@code -Djmh.matrix=full}, or narrowed by {@code -Djmh.include} / {@code -Djmh.params}.
  */
 public final class Headline {

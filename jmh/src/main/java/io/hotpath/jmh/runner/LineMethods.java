@@ -28,7 +28,7 @@ public record LineMethods(String release, String stock, List<String> dropIns) {
         return stock.equals(method) || dropIns.contains(method);
     }
 
-    /** The line whose stock or drop-in {@code method} is; empty for the other rows (upstreamLatest, floors). */
+    /** The line whose stock or drop-in {@code method} is; empty for the other rows (upstream551, floors). */
     public static Optional<LineMethods> of(String method, List<LineMethods> lines) {
         return lines.stream().filter(l -> l.has(method)).findFirst();
     }

@@ -17,7 +17,7 @@ import com.google.gson.JsonParser;
  * Turns JMH's {@code -rf json} output into a Markdown summary: a header describing the run, then per release line
  * ({@link LineMethods}) one table of its rows (its stock and its drop-ins, per benchmark and parameters) with score
  * (± error), B/op ({@code gc.alloc.rate.norm} from {@code -prof gc}) and the speed-up and B/op ratio against THAT
- * line's stock with the same benchmark and parameters from the same run; then the rows of no line (upstreamLatest,
+ * line's stock with the same benchmark and parameters from the same run; then the rows of no line (upstream551,
  * floors) without ratios. Every row whose error exceeds {@link #NOISY} of its score is marked, and the header counts
  * them.
  *

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code hotpath533()}: the patched 5.3.3 broker: the same two rounds with {@link PropertiesCodec520},
  *       then {@link PersistedProperties#clientProperties2Bytes} of the stored String instead of
  *       {@code getBytes} (no WAIT segment, no trailing separator), against {@code upstream533()};</li>
- *   <li>{@code upstreamLatest()}: 5.3.3's steps with the newest release's (5.5.1, shaded {@code latest})
+ *   <li>{@code upstream551()}: 5.3.3's steps with 5.5.1's (shaded {@code v551})
  *       {@code MessageDecoder}: its codec on the 5.3.3 path, not a reading of 5.5.1's broker.</li>
  * </ul>
  * Inputs: seeded 4.9.0 producer headers ({@link ProducerPropertiesCorpus}), cycled; a 5.2.0+ producer writes
@@ -87,7 +87,7 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
             }
         }
         // guard: hotpath533 stores 5.3.3's bytes without WAIT and the trailing separator, the
-        // oracle computed from upstream533's bytes alone; upstreamLatest stores 5.3.3's bytes
+        // oracle computed from upstream533's bytes alone; upstream551 stores 5.3.3's bytes
         for (String header : headers) {
             byte[] stock = upstream533(header);
             byte[] actual = hotpath533(header);
@@ -109,8 +109,8 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
                 throw guard533Failed("hotpath533 is not 5.3.3 without WAIT and trailing separator ("
                     + dropped + " bytes fewer)", header, stock, actual);
             }
-            if (!Arrays.equals(upstreamLatest(header), stock)) {
-                throw guard533Failed("upstreamLatest differs from upstream533", header, stock, upstreamLatest(header));
+            if (!Arrays.equals(upstream551(header), stock)) {
+                throw guard533Failed("upstream551 differs from upstream533", header, stock, upstream551(header));
             }
         }
     }
@@ -151,8 +151,8 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
     }
 
     @Benchmark
-    public byte[] upstreamLatest() {
-        return upstreamLatest(nextHeader());
+    public byte[] upstream551() {
+        return upstream551(nextHeader());
     }
 
     @Benchmark
@@ -215,19 +215,19 @@ public class PersistedPropertiesBenchmark extends AbstractBenchmark {
         return stored.getBytes(StandardCharsets.UTF_8);
     }
 
-    private byte[] upstreamLatest(String header) {
+    private byte[] upstream551(String header) {
         Map<String, String> properties =
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(header);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(header);
         properties.put(MSG_REGION_KEY, regionId);
         properties.put(TRACE_SWITCH_KEY, traceOn);
         String rewritten =
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(properties);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(properties);
         Map<String, String> oriProps =
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(rewritten);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder.string2messageProperties(rewritten);
         putUniqKeyIfAbsent(oriProps);
         oriProps.put(CLUSTER_KEY, clusterName);
         String stored =
-            io.hotpath.upstream.latest.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(oriProps);
+            io.hotpath.upstream.v551.org.apache.rocketmq.common.message.MessageDecoder.messageProperties2String(oriProps);
         return stored.getBytes(StandardCharsets.UTF_8);
     }
 

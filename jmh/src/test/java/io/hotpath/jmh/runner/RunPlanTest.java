@@ -24,16 +24,16 @@ class RunPlanTest {
     void refusesInOneLineAPlanOverTheBudgetInsteadOfShorteningIt() {
         assertThatThrownBy(() -> RunPlan.plan(40, "", "", "", "", "", "600"))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("40 benchmark/param combinations x 4 forks x (3 warmup x 1 s + 6 measurement x 1 s) would take"
-                + " ~32 min 00 s, over -Djmh.budget=600 s: narrow -Djmh.include or lower -Djmh.forks / -Djmh.iterations"
+            .hasMessage("40 benchmark/param combinations x 4 forks x (8 warmup x 1 s + 4 measurement x 1 s) would take"
+                + " ~40 min 00 s, over -Djmh.budget=600 s: narrow -Djmh.include or lower -Djmh.forks / -Djmh.iterations"
                 + " (nothing is shortened for you)")
             .message().doesNotContain("\n");
     }
 
     @Test
     void acceptsAPlanWithinTheBudget() {
-        RunPlan p = RunPlan.plan(8, "", "", "", "", "", "420");
-        assertThat(p.estimateSeconds()).isEqualTo(8 * 4 * (3.0 + 9));
+        RunPlan p = RunPlan.plan(8, "", "", "", "", "", "480");
+        assertThat(p.estimateSeconds()).isEqualTo(8 * 4 * (3.0 + 12));
         assertThat(p.measurementMillis).isEqualTo(1000);
     }
 

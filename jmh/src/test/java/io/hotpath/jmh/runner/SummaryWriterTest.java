@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The summary's grouping by release line, its ratios and its noise marks, on a small synthetic JMH JSON
- * (canned-lines-result.json: one parse benchmark with every line's rows, a floor and upstreamLatest; one decode
+ * (canned-lines-result.json: one parse benchmark with every line's rows, a floor and upstream551; one decode
  * benchmark whose line has no stock row; two rows of a machine-control benchmark). Nothing here measures speed.
  */
 class SummaryWriterTest {
@@ -50,7 +50,7 @@ class SummaryWriterTest {
 
     @Test
     void headerCountsTheRowsWhoseErrorExceedsTenPercent() {
-        // upstream490 (60 of 400 = 15 %) and hotpath491 (30 of 150 = 20 %); upstreamLatest has no error estimate
+        // upstream490 (60 of 400 = 15 %) and hotpath491 (30 of 150 = 20 %); upstream551 has no error estimate
         assertThat(summary).contains("- Noisy rows: 2 of 10 (error above 10 % of the score, marked **noisy**: do not quote"
             + " them); 1 without an error estimate (too few iterations), not quotable either; the machine control's own"
             + " error reached 15 %: errors under 10 % lie below this run's floor\n");
@@ -121,8 +121,8 @@ class SummaryWriterTest {
             + "| benchmark | parameters | method | ns/op | ± error | B/op |\n"
             + "|---|---|---|---:|---:|---:|\n"
             + "| SampleParseBenchmark | corpus=large12 | floorNoScan | 50.0 | 1.00 (2 %) | 96 |\n"
-            + "| SampleParseBenchmark | corpus=large12 | upstreamLatest | 250.0 | n/a | 644 (forks 600...688) |\n"
-            + "| SampleDecodeBenchmark | header=V2 | upstreamLatest | 84.0 | 2.00 (2 %) | n/a |\n");
+            + "| SampleParseBenchmark | corpus=large12 | upstream551 | 250.0 | n/a | 644 (forks 600...688) |\n"
+            + "| SampleDecodeBenchmark | header=V2 | upstream551 | 84.0 | 2.00 (2 %) | n/a |\n");
         assertThat(summary.indexOf("## 4.9.0")).isLessThan(summary.indexOf("## 4.9.8"));
         assertThat(summary.indexOf("## 4.9.8")).isLessThan(summary.indexOf("## 5.3.3"));
     }
