@@ -174,7 +174,7 @@ public final class Campaign {
         return new RoundSpec(CI_SECONDS * CI_RATE, CI_THREADS, 1024, options.queues(), CI_SECONDS, CI_RATE, List.of(), fault, false, null);
     }
 
-        private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
+    private static boolean verdict(List<RoundResult> results, List<StoreCompatibilityCheck.Check> checks,
                                    List<ReplicationPromiseCheck.Report> promises) {
         List<String> failures = new ArrayList<>();
         results.stream().filter(r -> !r.passed()).forEach(r -> failures.add(r.runDir().getFileName() + ": "

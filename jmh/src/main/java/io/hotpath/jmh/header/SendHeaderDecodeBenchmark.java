@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@code upstream490}: the real 4.9.0 {@code AbstractSendMessageProcessor#parseRequestHeader}
  *       (reflective {@code decodeCommandCustomHeader}, then V2 to V1 for SEND_MESSAGE_V2);</li>
- *   <li>{@code upstream551}: the newest release's {@code SendMessageRequestHeader.parseRequestHeader}
+ *   <li>{@code upstream551}: 5.5.1's {@code SendMessageRequestHeader.parseRequestHeader}
  *       (5.x broker): V2 through {@code FastCodesHeader.decode} after a reflective
  *       {@code getDeclaredConstructor().newInstance()}, V1 still through reflection (walking the
  *       5.x superclasses);</li>

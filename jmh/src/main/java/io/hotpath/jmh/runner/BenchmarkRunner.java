@@ -129,14 +129,11 @@ public final class BenchmarkRunner {
         if (combinations == 0) {
             throw new IllegalArgumentException("no benchmark matches " + args);
         }
-        RunPlan plan = quotes == null
-            ? RunPlan.plan(combinations, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
-                prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"))
-            // a line's quotable run: the settings its Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s),
-            // warm-up and iterations the default run's
-            : RunPlan.plan(combinations, args.given(), or(prop("jmh.forks"), QUOTABLE_FORKS),
-                prop("jmh.warmupIterations"), or(prop("jmh.warmupTime"), "1s"), prop("jmh.iterations"),
-                or(prop("jmh.time"), "1s"), prop("jmh.budget"));
+        // a line's quotable run takes the defaults too: AbstractBenchmark's 4 forks and 1 s iterations are what its
+        // Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s; MEASURING.md: one odd fork of two moves a
+        // mean by 10-15 %)
+        RunPlan plan = RunPlan.plan(combinations, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
+            prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"));
 
         Path out = Paths.get(required(maven, "output-dir"));
         Path buildDir = out;
@@ -260,9 +257,6 @@ public final class BenchmarkRunner {
         return String.join("; ", parts);
     }
 
-    /** Forks of a line's quotable run (MEASURING.md: one odd fork of two moves a mean by 10-15 %). */
-    static final String QUOTABLE_FORKS = "4";
-
     /** The JMH selection of a line's quotable run: exactly what its patches quote ({@link LineQuotes}). */
     static void lineSelection(LineQuotes quotes, JmhArguments args) {
         if (!blank(prop("jmh.include")) || !blank(prop("jmh.exclude")) || !blank(prop("jmh.params"))) {
@@ -334,10 +328,6 @@ public final class BenchmarkRunner {
     private static Path executionRoot(Map<String, String> maven) {
         String root = maven.get("execution-root");
         return blank(root) ? Paths.get("").toAbsolutePath() : Paths.get(root);
-    }
-
-    private static String or(String value, String dflt) {
-        return blank(value) ? dflt : value;
     }
 
     /**
