@@ -23,7 +23,8 @@ import java.util.concurrent.Future;
  * broker build does (run by Maven in broker-dist's process-classes phase; see broker-dist/pom.xml):
  *
  * <ol>
- *   <li>unpack upstream's source release (Maven Central) into a stock tree and a patched tree, and
+ *   <li>fetch upstream's source release from Maven Central (or the pieces a line's tree is assembled from:
+ *       {@link SourceReleaseAssembly}), unpack it into a stock tree and a patched tree, and
  *       {@code git apply} the line's patches, in the order of its {@code series}, to the patched one;</li>
  *   <li>build the servers (namesrv, broker, tools) and every module they need with upstream's own Maven
  *       build on each tree, checkstyle included ({@link UpstreamMavenBuild}; nothing is installed into
@@ -115,6 +116,11 @@ public final class BrokerDistBuilder {
         String release = line.release();
         String flavor = options.get("--flavor");
         String testMode = options.get("--upstream-tests");
+        if (!testMode.equals("false") && line.testedModules().isEmpty()) {
+            System.out.println("hotpath: the " + release + " line has no upstream tests to run (its tree is assembled from Maven"
+                + " Central, which publishes no test sources): building the distributions only");
+            testMode = "false";
+        }
         boolean upstreamTests = !testMode.equals("false");
         Path target = path("--target");
         Path work = target.resolve("upstream").resolve(release);
@@ -136,6 +142,9 @@ public final class BrokerDistBuilder {
         if (upstreamTests) {
             modules.addAll(selection.modules());
         }
+        // upstream's tree as one archive, whether Central has it (a source release) or it is assembled from Central's pieces
+        SourceReleaseAssembly.obtain(line, new UpstreamMavenBuild(path("--maven-home"), Map.of(), work.resolve("m2-fetch"),
+            path("--user-repository"), work.resolve("logs")), work, path("--source-release"));
         Path excludes = writeExcludes(work);
         DistAssembler assembler = new DistAssembler(path("--dist-template"), target, release, options.get("--store-home"));
 
@@ -220,7 +229,9 @@ public final class BrokerDistBuilder {
                                 boolean skipTestCompile, Path work) {
         UpstreamTree source = UpstreamTree.unpack(path("--source-release"), line.release(), work.resolve(tree));
         List<String> buildInfo = new ArrayList<>();
-        buildInfo.add("upstream.source=" + line.sourceRelease() + " (Maven Central), built with upstream's Maven build");
+        buildInfo.add("upstream.source=" + line.tree().archive() + " (Maven Central), built with upstream's Maven build");
+        line.tree().modules().forEach(m -> buildInfo.add("upstream.source.module." + m.dir() + "=" + m.sources() + " + " + m.pom()));
+        line.tree().deviations().forEach((name, why) -> buildInfo.add("upstream.source.deviation." + name + "=" + why));
         if (tree.equals("patched")) {
             int n = 0;
             for (PatchSeries.Patch patch : series.patches()) {

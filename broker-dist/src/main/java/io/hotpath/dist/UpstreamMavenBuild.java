@@ -147,6 +147,14 @@ public final class UpstreamMavenBuild {
     }
 
     /**
+     * Fetches what {@code pom} (a {@link SourceReleaseAssembly} fetch pom) lists with {@code dependency:copy} into its
+     * folder, through this build's repositories: the user's, read-only, then Maven Central.
+     */
+    public void fetch(Path pom, String what) {
+        run(pom.getParent(), "fetch", List.of("-N", DEPENDENCY_PLUGIN + ":copy"), "fetching " + what);
+    }
+
+    /**
      * {@code mvn test} of {@code modules} (their siblings resolve from the private repository, where
      * {@link #install} put this tree's jars), every test of them or, when {@code tests} is not empty, only what those
      * surefire {@code -Dtest} patterns select (listed classes, {@code !Class#method} exclusions). Test failures do not

@@ -8,13 +8,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * hotpath-line-5.3.3's send-header suites (the contract cases and the jqwik differential, jqwik.tries.default cases per
- * property: >= 100,000 in CI) run against the PATCHED 5.3.3 broker: loaded by {@link PatchedBrokerLoader} over the
- * patched distribution's lib/, with {@code -Dhotpath.candidate=broker}, so that {@code SendMessageProcessor} /
+ * property: >= 100,000 in CI) run against the PATCHED broker of a line whose 0002 carries {@code SendHeaderDecoder533}
+ * (5.3.3, and 5.5.1, which decodes these headers as 5.3.3 does): loaded by {@link PatchedBrokerLoader} over the patched
+ * distribution's lib/, with {@code -Dhotpath.candidate=broker}, so that {@code SendMessageProcessor} /
  * {@code ReplyMessageProcessor#parseRequestHeader} and the {@code SendHeaderDecoder533} they call are those patch 0002
- * put into the patched rocketmq-broker jar. The oracle is 5.3.3's own decoding ({@code decodeCommandCustomHeader} of the
- * rocketmq-remoting jar, which no patch touches) with 5.3.3's parseRequestHeader switches restated in the suite.
+ * put into the patched rocketmq-broker jar. The oracle is the line's own decoding ({@code decodeCommandCustomHeader} of
+ * its rocketmq-remoting jar, which no patch touches) with the parseRequestHeader switches restated in the suite.
  */
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.3.3")
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.5.1")
 class PatchedBroker533SendHeaderSuitesTest {
 
     static final List<String> SUITES = List.of(
@@ -27,7 +29,7 @@ class PatchedBroker533SendHeaderSuitesTest {
         for (String name : List.of("io.hotpath.codec.header.SendHeaderDecoder533",
             "org.apache.rocketmq.broker.processor.SendMessageProcessor")) {
             assertThat(loader.load(name).getProtectionDomain().getCodeSource().getLocation().getPath()).as(name)
-                .isEqualTo(loader.lib.resolve("rocketmq-broker-5.3.3.jar").toUri().getPath());
+                .isEqualTo(loader.lib.resolve("rocketmq-broker-" + BuiltDistributions.line().release() + ".jar").toUri().getPath());
         }
     }
 

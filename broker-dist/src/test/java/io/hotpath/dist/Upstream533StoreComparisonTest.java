@@ -53,12 +53,17 @@ import org.junit.jupiter.api.Test;
  * QUEUEOFFSET, PHYSICALOFFSET, the commit's PREPARED_TX_OFFSET (the half's physical offset, checked first) and the born
  * timestamp of the two sites that read the clock (op, pop check point; checked to be this run's).
  *
+ * <p>The 5.5.1 line runs the same test on its own stores (the probes compile against its stock lib/): the paths that run
+ * broker site code restated from 5.3.3 put what 5.3.3's sites put, and 5.5.1's batch has no batch block (each message
+ * keeps its client's block), so the expectation is the same rule.
+ *
  * <p>Also: stock 5.3.3's {@code MessageDecoder} (stock loader) reads every patched record as the stock record's
  * properties minus WAIT; both stores dispatch every record alike (ConsumeQueue entry, pull, index, LMQ queues).
  * Controls: the same messages through the stock store twice store identical records, and the normal send's record
  * differs between stock and patched (so this test can fail).
  */
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.3.3")
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.5.1")
 class Upstream533StoreComparisonTest {
 
     /** A store configuration; every configuration runs every path. */
@@ -88,6 +93,9 @@ class Upstream533StoreComparisonTest {
     /** Junk blocks ending with more than one separator: the patched block drops one and still ends with one. */
     static final List<String> ENDS_WITH_EMPTY_SEGMENTS = List.of("junk/5", "junk/6");
 
+    /** The line under test: 5.3.3, or 5.5.1 (whose store API the probes compile against unchanged). */
+    private static final String RELEASE = BuiltDistributions.line().release();
+    private static final String STORE_JAR = "rocketmq-store-" + RELEASE + ".jar";
     private static final long BORN_TIMESTAMP = 1_700_000_000_000L;
     private static final byte SEP = 2;
     private static final byte[] CRC_PREFIX = "__CRC32#\1".getBytes(StandardCharsets.US_ASCII);
@@ -107,11 +115,11 @@ class Upstream533StoreComparisonTest {
         PatchedBrokerLoader patchedLoader = PatchedBrokerLoader.with533Probe();
         stockReader = probe(stockLoader);
         assertThat(stockReader.encoderLocation()).as("stock MessageExtEncoder")
-            .isEqualTo(stockLoader.lib.resolve("rocketmq-store-5.3.3.jar").toUri().getPath());
+            .isEqualTo(stockLoader.lib.resolve(STORE_JAR).toUri().getPath());
         assertThat(probe(patchedLoader).encoderLocation()).as("patched MessageExtEncoder")
-            .isEqualTo(patchedLoader.lib.resolve("rocketmq-store-5.3.3.jar").toUri().getPath());
+            .isEqualTo(patchedLoader.lib.resolve(STORE_JAR).toUri().getPath());
         assertThat(patchedLoader.load("io.hotpath.store.PersistedProperties").getProtectionDomain().getCodeSource().getLocation()
-            .getPath()).as("patch 0003's class").isEqualTo(patchedLoader.lib.resolve("rocketmq-store-5.3.3.jar").toUri().getPath());
+            .getPath()).as("patch 0003's class").isEqualTo(patchedLoader.lib.resolve(STORE_JAR).toUri().getPath());
         assertThat(stockLoader.findResource("io/hotpath/store/PersistedProperties.class")).as("stock has no patch").isNull();
 
         // in the future, so that the timer transform keeps it, and the same for every store
@@ -167,7 +175,7 @@ class Upstream533StoreComparisonTest {
                 byte[] expectedMasked = masked(label, expected, STOCK.get(config), config.crc);
                 int removed = theirs.length - ours.length;
                 if (Arrays.equals(oursMasked, expectedMasked)) {
-                    System.out.println("[store 5.3.3 comparison] " + config + " " + label + ": " + theirs.length + " -> "
+                    System.out.println("[store " + RELEASE + " comparison] " + config + " " + label + ": " + theirs.length + " -> "
                         + ours.length + " bytes (-" + removed + ")  stock " + escaped(properties(theirs)));
                 } else {
                     failures.add(config + " " + label + ":\n  patched  " + escaped(properties(ours)) + "\n  expected "
@@ -177,7 +185,7 @@ class Upstream533StoreComparisonTest {
                 assertThat(removed == 0).as("%s %s: unchanged", config, label).isEqualTo(UNCHANGED.get(config).contains(label));
             }
         }
-        assertThat(failures).as("records that differ from stock 5.3.3's without WAIT and trailing separator").isEmpty();
+        assertThat(failures).as("records that differ from stock %s's without WAIT and trailing separator", RELEASE).isEmpty();
     }
 
     /**
@@ -218,7 +226,7 @@ class Upstream533StoreComparisonTest {
                     assertThat(ours.remove("__CRC32#")).as(label).isNotNull();
                     assertThat(theirs.remove("__CRC32#")).as(label).isNotNull();
                 }
-                assertThat(ours).as("%s %s: stock 5.3.3 decode of %s", config, label, escaped(properties(record(PATCHED.get(config), label))))
+                assertThat(ours).as("%s %s: stock %s decode of %s", config, label, RELEASE, escaped(properties(record(PATCHED.get(config), label))))
                     .isEqualTo(theirs);
             }
         }
@@ -244,7 +252,7 @@ class Upstream533StoreComparisonTest {
                 } else {
                     assertThat(ours.foundInLmq()).as("%s %s", config, label).isEmpty();
                 }
-                System.out.println("[store 5.3.3 dispatch] " + config + " " + label + ": same in both: " + ours.dispatched()
+                System.out.println("[store " + RELEASE + " dispatch] " + config + " " + label + ": same in both: " + ours.dispatched()
                     + (ours.foundInLmq().isEmpty() ? "" : " lmq " + ours.foundInLmq()));
             }
         }

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  *       upstream classes from the custom broker build (broker-dist), and upstream's own unit test classes that exercise
  *       each line's patches ({@code upstream.tests.ci.*} in its descriptor) on the stock and the patched tree
  *       (upstream's Maven build, checkstyle included): fails on any test that passes on stock and not on patched. Every
- *       line; the full modules run in build-broker.</li>
+ *       line's trees and suites; upstream's tests of the default line and of each line whose descriptor does not send them
+ *       to build-broker ({@code upstream.tests.outside.ci}); the full modules run in build-broker.</li>
  *   <li>The patched 2m-2s smoke with both masters profiled live (async-profiler attach): fails on any lost message or
  *       leftover process; the flame graphs must exist and show broker frames; both masters must have decoded sends
  *       with the send-header patch's decoder (profile provenance).</li>
@@ -126,13 +127,18 @@ final class CiTests {
                 continue;
             }
             // broker-dist's suites only: Maven rebuilds the modules it needs (.mvn/maven.config: --also-make) and skips
-            // their tests, which ran above
-            info("1/4 tests: line " + line.release() + ": broker distributions, upstream's listed test classes on both trees,"
-                + " broker-dist's suites");
-            timed("line " + line.release() + " broker-dist (upstream tests: ci)", line.release(), () -> maven.run(
+            // their tests, which ran above. Upstream's tests where the line runs them in CI (its descriptor says where not)
+            boolean upstreamTests = !line.testedModules().isEmpty() && line.upstreamTestsOutsideCi().isEmpty();
+            String tests = upstreamTests ? "ci" : "false";
+            info("1/4 tests: line " + line.release() + ": broker distributions, " + (upstreamTests
+                ? "upstream's listed test classes on both trees, " : "no upstream tests (" + line.upstreamTestsOutsideCi()
+                .orElse("its tree has none") + "), ") + "broker-dist's suites");
+            timed("line " + line.release() + " broker-dist (upstream tests: " + tests + ")", line.release(), () -> maven.run(
                 List.of("-pl", "broker-dist", "verify", "-Dhotpath.line=" + line.release(), "-Dhotpath.flavor=both",
-                    "-Dhotpath.upstream.tests=ci", distTries), null, "line " + line.release()));
-            printTestReport(line.release());
+                    "-Dhotpath.upstream.tests=" + tests, distTries), null, "line " + line.release()));
+            if (upstreamTests) {
+                printTestReport(line.release());
+            }
         }
     }
 

@@ -67,15 +67,9 @@ final class Patches {
         Path classes = compileGenerator(root, target.resolve("regenerate-classes"));
         for (ReleaseLine line : lines) {
             Path zip = target.resolve("regenerate/rocketmq-all-" + line.release() + "-source-release.zip");
-            if (!Files.isRegularFile(zip)) {
-                System.err.println("hotpath: fetching rocketmq-all " + line.release() + " source release from Maven Central");
-                // -N: the root pom only (its pluginManagement pins maven-dependency-plugin)
-                int exit = maven.run(List.of("-q", "-N", "dependency:copy", "-Dartifact=" + line.sourceRelease(),
-                    "-DoutputDirectory=" + target.resolve("regenerate")), null, "fetching the source release");
-                if (exit != 0 || !Files.isRegularFile(zip)) {
-                    throw new CommandFailure("could not fetch the rocketmq-all " + line.release() + " source release (see Maven's output above)");
-                }
-            }
+            Path work = target.resolve("regenerate/" + line.release() + "-source");
+            // upstream's tree as one archive: its source release, or the tree the line assembles from Central's pieces
+            fetchSource(maven, classes, line, work, zip);
             int exit = java(List.of("-cp", classes.toString(), "io.hotpath.dist.PatchGenerator", LineOption.LINE, line.dir().toString(),
                 "--source-release", zip.toString(), "--project-root", root.toString(), "--work",
                 target.resolve("regenerate/" + line.release()).toString()));
@@ -84,6 +78,24 @@ final class Patches {
             }
         }
         return 0;
+    }
+
+    /** Fetches what the line's tree is made of with this command's Maven (into Maven's download cache), then makes the archive. */
+    private static void fetchSource(MavenRun maven, Path classes, ReleaseLine line, Path work, Path zip) {
+        String assembly = "io.hotpath.dist.SourceReleaseAssembly";
+        if (java(List.of("-cp", classes.toString(), assembly, "fetch-pom", LineOption.LINE, line.dir().toString(), "--work",
+            work.toString())) != 0) {
+            throw new CommandFailure("could not write the fetch pom of the " + line.release() + " line");
+        }
+        int files = line.tree().artifacts().size();
+        System.err.println("hotpath: fetching the " + line.release() + " line's upstream source from Maven Central (" + files
+            + (files == 1 ? " file)" : " files)"));
+        int exit = maven.run(List.of("-q", "-N", "-f", work.resolve("fetch/pom.xml").toString(),
+            "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy"), null, "fetching the upstream source");
+        if (exit != 0 || java(List.of("-cp", classes.toString(), assembly, "make", LineOption.LINE, line.dir().toString(), "--work",
+            work.toString(), "--out", zip.toString())) != 0) {
+            throw new CommandFailure("could not fetch or assemble the " + line.release() + " line's upstream source (see above)");
+        }
     }
 
     /** The generator is plain JDK code: broker-dist's tools and the release-lines reader, compiled into target/. */

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -23,7 +24,8 @@ import java.util.stream.Stream;
  *
  * @param release             the upstream release the patches apply to
  * @param dir                 {@code patches/<release>/}
- * @param sourceRelease       Maven coordinates of upstream's source-release archive
+ * @param tree                where upstream's source tree comes from: the release's source-release archive, or a tree
+ *                            assembled from Maven Central's poms and {@code -sources} jars (with its deviations)
  * @param oracleVersion       the version of the org.apache.rocketmq jars the line's suites compare with
  * @param testedModules       upstream modules whose own unit tests run on the stock and patched trees
  * @param stockFailures       upstream tests (class name) that fail on the stock tree here, with the reason;
@@ -42,12 +44,15 @@ import java.util.stream.Stream;
  * @param knownFlaky          upstream test ({@code Class} or {@code Class#method}) -> why it may pass only when
  *                            surefire reruns it ({@code upstream.tests.known.flaky.<test>}); a rerun-only pass on the
  *                            patched tree fails the verdict unless the test is listed here or needed a rerun on stock too
+ * @param upstreamTestsOutsideCi why CI does not run this line's upstream tests (they run in build-broker), when it does not
+ *                            ({@code upstream.tests.outside.ci}): CI's hour has room for the default line's and the
+ *                            newest lines', not for every line's
  */
-public record ReleaseLine(String release, Path dir, String sourceRelease, String oracleVersion,
+public record ReleaseLine(String release, Path dir, TreeSource tree, String oracleVersion,
                           List<String> testedModules, Map<String, String> stockFailures,
                           Map<String, Carried> carries, Map<String, String> buildProperties, boolean complete,
                           Map<String, List<String>> ciTests, Map<String, List<String>> testsOfEditedFiles,
-                          Map<String, String> knownFlaky) {
+                          Map<String, String> knownFlaky, Optional<String> upstreamTestsOutsideCi) {
 
     public static final String DESCRIPTOR = "line.properties";
 
@@ -83,16 +88,17 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
             throw new ReleaseLineException(file + " declares release=" + release + " but lives in folder "
                 + dir.getFileName() + "; the folder must be named after the release");
         }
-        String sourceRelease = required(p, file, "source.release");
-        if (!sourceRelease.equals("org.apache.rocketmq:rocketmq-all:" + release + ":zip:source-release")) {
-            throw new ReleaseLineException(file + ": source.release must be org.apache.rocketmq:rocketmq-all:" + release
-                + ":zip:source-release, got " + sourceRelease);
-        }
+        TreeSource tree = TreeSource.read(p, file, release);
         String oracle = required(p, file, "oracle");
         if (!oracle.startsWith("org.apache.rocketmq:")) {
             throw new ReleaseLineException(file + ": oracle must be org.apache.rocketmq:<version>, got " + oracle);
         }
-        List<String> tested = Arrays.stream(required(p, file, "upstream.tests.modules").split(","))
+        // an assembled tree has no test sources (Central publishes none), so no upstream test can run on it
+        if (tree.assembled() && p.getProperty("upstream.tests.modules") != null) {
+            throw new ReleaseLineException(file + ": upstream.tests.modules lists modules, but an assembled tree has no upstream"
+                + " tests (Maven Central publishes no test sources)");
+        }
+        List<String> tested = tree.assembled() ? List.of() : Arrays.stream(required(p, file, "upstream.tests.modules").split(","))
             .map(String::strip).filter(s -> !s.isEmpty()).toList();
 
         Map<String, String> stockFailures = new TreeMap<>();
@@ -130,9 +136,9 @@ public record ReleaseLine(String release, Path dir, String sourceRelease, String
         if (!complete.equals("true") && !complete.equals("false")) {
             throw new ReleaseLineException(file + ": complete must be true or false, got " + complete);
         }
-        return new ReleaseLine(release, dir, sourceRelease, oracle.substring("org.apache.rocketmq:".length()),
+        return new ReleaseLine(release, dir, tree, oracle.substring("org.apache.rocketmq:".length()),
             tested, stockFailures, carries, buildProperties, Boolean.parseBoolean(complete), ciTests, testsOfEditedFiles,
-            knownFlaky);
+            knownFlaky, Optional.ofNullable(p.getProperty("upstream.tests.outside.ci")).map(String::strip));
     }
 
     /** Fully qualified test class names, separated by spaces or commas. */

@@ -228,7 +228,9 @@ public final class BenchmarkRunner {
         Path jsonPath = json.toAbsolutePath().normalize();
         // a line's summary is committed beside its JSON: name the file from the repository root, not this machine's
         ctx.resultFile = jsonPath.startsWith(projectRoot) ? projectRoot.relativize(jsonPath).toString() : json.toString();
-        String md = new SummaryWriter(LineMethods.ALL, Headline.CONTROL)
+        // a line's quotable run is summarised against that line's stock alone (5.5.1's drop-ins are 5.3.3's methods)
+        List<LineMethods> lines = quotes == null ? LineMethods.ALL : LineMethods.forRelease(line).map(List::of).orElse(List.of());
+        String md = new SummaryWriter(lines, Headline.CONTROL)
             .write(new String(Files.readAllBytes(json), StandardCharsets.UTF_8), ctx);
         Files.write(summary, md.getBytes(StandardCharsets.UTF_8));
         log.println();

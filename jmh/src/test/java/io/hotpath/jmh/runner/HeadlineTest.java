@@ -110,7 +110,9 @@ class HeadlineTest {
     @Test
     void agreesWithWhatEachLinesPatchesQuote() {
         // two records of the same fact: LineMethods (the summary's and the default run's) and <line>.quotes
-        for (LineMethods line : LineMethods.ALL) {
+        List<LineMethods> lines = new ArrayList<>(LineMethods.ALL);
+        lines.addAll(LineMethods.QUOTABLE_ONLY);
+        for (LineMethods line : lines) {
             LineQuotes quotes = LineQuotes.load(line.release());
             for (String patch : quotes.patches()) {
                 for (LineQuotes.Comparison c : quotes.comparisons(patch)) {
@@ -119,6 +121,14 @@ class HeadlineTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aQuotableOnlyLineIsFoundByReleaseButNotInTheDefaultRun() {
+        assertThat(LineMethods.forRelease("5.5.1")).map(LineMethods::stock).contains("upstream551");
+        assertThat(LineMethods.forRelease("5.3.3")).map(LineMethods::stock).contains("upstream533");
+        assertThat(LineMethods.forRelease("9.9.9")).isEmpty();
+        assertThat(Headline.parts()).extracting(Headline.Part::label).noneMatch(label -> label.startsWith("5.5.1"));
     }
 
     private static CommandLineOptions defaultSelection() throws CommandLineOptionException {

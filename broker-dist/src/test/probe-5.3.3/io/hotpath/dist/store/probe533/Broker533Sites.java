@@ -29,13 +29,17 @@ final class Broker533Sites {
     Broker533Sites(BrokerController controller) throws Exception {
         bridge = (TransactionalMessageBridge) Probe533Store.allocateWithoutConstructor(TransactionalMessageBridge.class);
         Probe533Store.set(bridge, "storeHost", Probe533Store.STORE_HOST);
+        // 5.5.1's parseHalfMessageInner reads the store's config (which half topic: the RocksDB one is off by default)
+        Probe533Store.set(bridge, "store", controller.getMessageStore());
         endTransaction = (EndTransactionProcessor) Probe533Store.allocateWithoutConstructor(EndTransactionProcessor.class);
+        // 5.5.1's endMessageTransaction reads the controller's store config (the RocksDB transaction store: off by default)
+        Probe533Store.set(endTransaction, "brokerController", controller);
         pop = (PopMessageProcessor) Probe533Store.allocateWithoutConstructor(PopMessageProcessor.class);
         Probe533Store.set(pop, "brokerController", controller);
         Probe533Store.set(pop, "reviveTopic", PopAckConstants.buildClusterReviveTopic(Probe533Store.CLUSTER));
     }
 
-    /** {@code TransactionalMessageBridge#parseHalfMessageInner} (private; reads no field). */
+    /** {@code TransactionalMessageBridge#parseHalfMessageInner} (private; 5.3.3's reads no field, 5.5.1's the store). */
     MessageExtBrokerInner parseHalfMessageInner(MessageExtBrokerInner msgInner) throws Exception {
         return (MessageExtBrokerInner) invoke(bridge, TransactionalMessageBridge.class, "parseHalfMessageInner",
             new Class<?>[] {MessageExtBrokerInner.class}, msgInner);
@@ -57,7 +61,7 @@ final class Broker533Sites {
             new Class<?>[] {Message.class, MessageQueue.class}, op, queue);
     }
 
-    /** {@code EndTransactionProcessor#endMessageTransaction} (private; reads no field). */
+    /** {@code EndTransactionProcessor#endMessageTransaction} (private; 5.3.3's reads no field, 5.5.1's the controller). */
     MessageExtBrokerInner endMessageTransaction(MessageExt half) throws Exception {
         return (MessageExtBrokerInner) invoke(endTransaction, EndTransactionProcessor.class, "endMessageTransaction",
             new Class<?>[] {MessageExt.class}, half);

@@ -1,0 +1,82 @@
+package io.hotpath.lines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where a line's tree comes from: upstream's source release, or a tree assembled from Maven Central, with its deviations. */
+class TreeSourceTest {
+
+    private static final String ASSEMBLED = "release=5.5.1\n"
+        + "oracle=org.apache.rocketmq:5.5.1\n"
+        + "tree.skeleton=org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release\n"
+        + "tree.modules=common tieredstore\n"
+        + "tree.module.common=rocketmq-common:5.5.1\n"
+        + "tree.module.tieredstore=rocketmq-tiered-store:5.5.0\n"
+        + "tree.edits=tree-edits.diff\n"
+        + "tree.deviation.build=5.3.3's build\n";
+
+    @Test
+    void aSourceReleaseLineFetchesItsOwnArchiveOnly(@TempDir Path patches) throws IOException {
+        write(patches.resolve("5.3.3"), "release=5.3.3\noracle=org.apache.rocketmq:5.3.3\nupstream.tests.modules=common\n"
+            + "source.release=org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release\n");
+        TreeSource tree = ReleaseLine.load(patches.resolve("5.3.3")).tree();
+        assertThat(tree.assembled()).isFalse();
+        assertThat(tree.artifacts()).containsExactly("org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release");
+        assertThat(tree.deviations()).isEmpty();
+    }
+
+    @Test
+    void anAssembledLineListsItsModulesInOrderTheirPomsAndSourcesAndHasNoUpstreamTests(@TempDir Path patches) throws IOException {
+        write(patches.resolve("5.5.1"), ASSEMBLED);
+        ReleaseLine line = ReleaseLine.load(patches.resolve("5.5.1"));
+        TreeSource tree = line.tree();
+        assertThat(tree.assembled()).isTrue();
+        assertThat(tree.modules()).extracting(TreeSource.CentralModule::dir).containsExactly("common", "tieredstore");
+        assertThat(tree.artifacts()).containsExactly("org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release",
+            "org.apache.rocketmq:rocketmq-common:5.5.1:pom", "org.apache.rocketmq:rocketmq-common:5.5.1:jar:sources",
+            "org.apache.rocketmq:rocketmq-tiered-store:5.5.0:pom", "org.apache.rocketmq:rocketmq-tiered-store:5.5.0:jar:sources");
+        assertThat(tree.edits()).isEqualTo("tree-edits.diff");
+        assertThat(tree.deviations()).containsEntry("build", "5.3.3's build");
+        assertThat(line.testedModules()).isEmpty();
+    }
+
+    @Test
+    void refusesWhatDoesNotDescribeOneTree(@TempDir Path patches) throws IOException {
+        Path dir = patches.resolve("5.5.1");
+        for (List<String> c : List.of(
+            List.of(ASSEMBLED.replace("tree.skeleton", "skeleton"), "exactly one of source.release"),
+            List.of(ASSEMBLED + "source.release=org.apache.rocketmq:rocketmq-all:5.5.1:zip:source-release\n", "exactly one of"),
+            List.of(ASSEMBLED.replace("tree.deviation.build=5.3.3's build\n", ""), "list how (tree.deviation.<name>=...)"),
+            List.of(ASSEMBLED + "upstream.tests.modules=common\n", "an assembled tree has no upstream tests"),
+            List.of(ASSEMBLED.replace("tree.modules=common tieredstore", "tree.modules=common"),
+                "tree.module.tieredstore names a module that tree.modules does not list"),
+            List.of(ASSEMBLED.replace("rocketmq-common:5.5.1", "rocketmq-common"), "tree.module.common must be <artifactId>:<version>"),
+            List.of(ASSEMBLED.replace("tree-edits.diff", "0000-x.patch"), "tree.edits must name a file of the line folder"),
+            List.of(ASSEMBLED.replace("rocketmq-all:5.3.3:zip", "rocketmq-all:5.3.3:jar"), "tree.skeleton must be"))) {
+            write(dir, c.get(0));
+            assertThatThrownBy(() -> ReleaseLine.load(dir)).as(c.get(1)).isInstanceOf(ReleaseLineException.class)
+                .hasMessageContaining(c.get(1));
+        }
+        write(dir, "release=5.5.1\noracle=org.apache.rocketmq:5.5.1\nupstream.tests.modules=common\n"
+            + "source.release=org.apache.rocketmq:rocketmq-all:5.5.0:zip:source-release\n" + "tree.modules=common\n");
+        assertThatThrownBy(() -> ReleaseLine.load(dir)).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("source.release must be org.apache.rocketmq:rocketmq-all:5.5.1:zip:source-release");
+        write(dir, "release=5.5.1\noracle=org.apache.rocketmq:5.5.1\nupstream.tests.modules=common\n"
+            + "source.release=org.apache.rocketmq:rocketmq-all:5.5.1:zip:source-release\n" + "tree.modules=common\n");
+        assertThatThrownBy(() -> ReleaseLine.load(dir)).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining("tree.modules describes an assembled tree");
+    }
+
+    private static void write(Path dir, String descriptor) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), descriptor, StandardCharsets.UTF_8);
+    }
+}
