@@ -130,9 +130,11 @@ final class CiTests {
             // their tests, which ran above. Upstream's tests where the line runs them in CI (its descriptor says where not)
             boolean upstreamTests = !line.testedModules().isEmpty() && line.upstreamTestsOutsideCi().isEmpty();
             String tests = upstreamTests ? "ci" : "false";
+            // the descriptor's reason is a paragraph: the progress line names where it is
             info("1/4 tests: line " + line.release() + ": broker distributions, " + (upstreamTests
-                ? "upstream's listed test classes on both trees, " : "no upstream tests (" + line.upstreamTestsOutsideCi()
-                .orElse("its tree has none") + "), ") + "broker-dist's suites");
+                ? "upstream's listed test classes on both trees, " : line.upstreamTestsOutsideCi().isPresent()
+                ? "upstream's tests in build-broker only (why: upstream.tests.outside.ci in its line.properties), "
+                : "no upstream tests (its tree has none), ") + "broker-dist's suites");
             timed("line " + line.release() + " broker-dist (upstream tests: " + tests + ")", line.release(), () -> maven.run(
                 List.of("-pl", "broker-dist", "verify", "-Dhotpath.line=" + line.release(), "-Dhotpath.flavor=both",
                     "-Dhotpath.upstream.tests=" + tests, distTries), null, "line " + line.release()));
