@@ -139,7 +139,7 @@ public final class SourceReleaseAssembly {
             String rootPom = text(skeleton, top + "pom.xml");
             rootPom = projectVersion(rootPom, skeletonVersion, line.release(), "the skeleton's root pom");
             rootPom = modules(rootPom, tree.modules().stream().map(TreeSource.CentralModule::dir).toList());
-            rootPom = managedVersions(rootPom, declaredVersions(tree, centralPoms));
+            rootPom = managedVersions(rootPom, declaredVersions(line.release(), tree, centralPoms));
             write(root.resolve("pom.xml"), rootPom);
             Enumeration<? extends ZipEntry> entries = skeleton.entries();
             while (entries.hasMoreElements()) {
@@ -177,15 +177,12 @@ public final class SourceReleaseAssembly {
     }
 
     /** Every non-RocketMQ dependency version the modules' Central poms declare; a module of the release wins. */
-    static Map<String, String> declaredVersions(TreeSource tree, Map<String, String> centralPoms) {
+    static Map<String, String> declaredVersions(String release, TreeSource tree, Map<String, String> centralPoms) {
         Map<String, String> versions = new LinkedHashMap<>();
-        String release = null;
-        for (TreeSource.CentralModule m : tree.modules()) {
-            release = release == null || ReleaseLine.compareVersions(m.version(), release) > 0 ? m.version() : release;
-        }
-        for (boolean newest : List.of(false, true)) {
+        // the release's own modules last, so that their versions overwrite an older module's
+        for (boolean ofRelease : List.of(false, true)) {
             for (TreeSource.CentralModule m : tree.modules()) {
-                if (m.version().equals(release) != newest) {
+                if (m.version().equals(release) != ofRelease) {
                     continue;
                 }
                 for (String dependency : blocks(centralPoms.get(m.dir()), "dependency")) {

@@ -90,8 +90,9 @@ final class Patches {
         int files = line.tree().artifacts().size();
         System.err.println("hotpath: fetching the " + line.release() + " line's upstream source from Maven Central (" + files
             + (files == 1 ? " file)" : " files)"));
-        int exit = maven.run(List.of("-q", "-N", "-f", work.resolve("fetch/pom.xml").toString(),
-            "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy"), null, "fetching the upstream source");
+        // the fetch pom pins the plugin's version (broker-dist's UpstreamMavenBuild.DEPENDENCY_PLUGIN)
+        int exit = maven.run(List.of("-q", "-N", "-f", work.resolve("fetch/pom.xml").toString(), "dependency:copy"), null,
+            "fetching the upstream source");
         if (exit != 0 || java(List.of("-cp", classes.toString(), assembly, "make", LineOption.LINE, line.dir().toString(), "--work",
             work.toString(), "--out", zip.toString())) != 0) {
             throw new CommandFailure("could not fetch or assemble the " + line.release() + " line's upstream source (see above)");
