@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * release, or unexpected. A run fails on any unexpected one (issue 21): a send the cluster did not acknowledge is a
  * failure unless the fault the run injected explains it.
  *
- * <p>Flow control (SYSTEM_BUSY, response code 2: the broker shed load) is never expected, paced or not: a smoke that
- * the broker rejected did not show the broker holding its load, and an unpaced campaign round that pushed the broker
+ * <p>Flow control (SYSTEM_BUSY, response code 2: the broker shed load) is expected only where a kill fault on 5.x
+ * explains it ({@link FaultScenario}), paced or not: otherwise a smoke that the broker rejected did not show the broker
+ * holding its load, and an unpaced campaign round that pushed the broker
  * into shedding load is over capacity. Unpaced runs report the rejections per second beside TPS
  * ({@link #rejectionsPerSecond}) so that a saturated campaign says how far over it was.
  *
@@ -88,7 +89,7 @@ public record FailedSends(FaultScenario fault, String release, Map<String, Map<S
     }
 
     private Optional<FaultScenario.ExpectedFailure> expectation(String reason) {
-        // FaultScenario alone decides: only kill-slave on 5.x names flow control (SmokeVerdictTest checks every other fault)
+        // FaultScenario alone decides: only the kill faults on 5.x name flow control (SmokeVerdictTest checks every other one)
         return fault.expectation(reason, release);
     }
 
@@ -130,7 +131,7 @@ public record FailedSends(FaultScenario fault, String release, Map<String, Map<S
         for (Row row : rows()) {
             out.append(String.format(Locale.ROOT, "    %s: %s x%d, %s%s%n", row.phase(), row.reason(), row.sends(), verdict(row),
                     row.expected() ? " (" + row.expectedBy().why() + ")" : flowControl(row.reason())
-                            ? " (flow control: the broker shed load; never expected)" : ""));
+                            ? " (flow control: the broker shed load; no fault of this run explains it)" : ""));
         }
         return out.toString();
     }

@@ -46,11 +46,14 @@ public enum FaultScenario {
     /**
      * The client's own 3 s send timeout (rocketmq-client's "sendDefaultImpl call timeout", alone or, from a transactional
      * send, as the cause of "send message Exception"; or the attempt's RemotingTimeoutException, as the cause of "Send [N]
-     * times, still failed" with client code 10002, seen in campaign --ci on 5.3.3): a 5.x master's 3 s wait for the replica ends about when the client
+     * times, still failed" with client code 10002, seen in campaign --ci on 5.3.3; or that code-10002 exception itself as
+     * the cause of a transactional send's "send message Exception", seen from the 4.9.0 relay client in campaign --ci's
+     * kill-slave round on 5.3.3, 2026-11-28): a 5.x master's 3 s wait for the replica ends about when the client
      * gives up, and 4.9.x keeps sends in flight at the kill waiting syncFlushTimeout (5 s) for acks that never come.
+     * Code 10002 is rocketmq-client's ACCESS_BROKER_TIMEOUT, which it sets only when the last attempt timed out.
      */
-    private static final ExpectedFailure CLIENT_CALL_TIMEOUT = new ExpectedFailure(
-            Pattern.compile("(MQClientException( code \\d+)? caused by )?(RemotingTooMuchRequestException call timeout|RemotingTimeoutException)"),
+    private static final ExpectedFailure CLIENT_CALL_TIMEOUT = new ExpectedFailure(Pattern.compile("(MQClientException( code \\d+)? caused by )?"
+            + "(RemotingTooMuchRequestException call timeout|RemotingTimeoutException|MQClientException code 10002)"),
             "the client's 3 s send timeout ran out while the master waited for its slave");
     /**
      * 5.x only, while its slave is gone: every send to broker-a holds its answer for {@code slaveTimeout} (3 s), the send
@@ -62,9 +65,25 @@ public enum FaultScenario {
             Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2"),
             "a 5.x SYNC_MASTER holds each send 3 s for the missing replica; a send queued behind them longer than"
                 + " waitTimeMillsInSendQueue is answered SYSTEM_BUSY");
-    /** Sends to a master that is down or restarting: no connection, the request not written, or no answer. */
-    private static final ExpectedFailure MASTER_UNREACHABLE = new ExpectedFailure(Pattern.compile(
-            "(MQClientException( code \\d+)? caused by )?(RemotingConnectException|RemotingSendRequestException|RemotingTimeoutException)"),
+    /**
+     * 5.x, kill-master: while broker-a is down its share of the load goes to broker-b, and the restarted broker-a takes
+     * its own back on a cold JVM while it recovers and its slave catches up, on the same two cores; a send that waited
+     * in a master's send queue longer than {@code waitTimeMillsInSendQueue} (200 ms) is answered SYSTEM_BUSY (code 2) by
+     * the broker's queue cleaner. Seen once in ~3600 sends of campaign --ci's kill-master round on 5.3.3 (patched arm,
+     * CI's machine, 2026-11-28; the stock arm of the same run had none). Named here, like
+     * {@link #QUEUED_BEHIND_MISSING_SLAVE}, so that flow control stays unexpected without a fault.
+     */
+    private static final ExpectedFailure SHED_WHILE_MASTER_RECOVERS = new ExpectedFailure(
+            Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2"),
+            "broker-b carries the killed master's share and the restarted broker-a takes its own back on a cold JVM;"
+                + " a send queued longer than waitTimeMillsInSendQueue is answered SYSTEM_BUSY");
+    /**
+     * Sends to a master that is down or restarting: no connection, the request not written, or no answer; from a
+     * transactional send, the client's CONNECT_BROKER_EXCEPTION (10001) or ACCESS_BROKER_TIMEOUT (10002) exception as the
+     * cause (the wrap {@link #CLIENT_CALL_TIMEOUT} describes).
+     */
+    private static final ExpectedFailure MASTER_UNREACHABLE = new ExpectedFailure(Pattern.compile("(MQClientException( code \\d+)? caused by )?"
+            + "(RemotingConnectException|RemotingSendRequestException|RemotingTimeoutException|MQClientException code 1000[12])"),
             "the killed master could not be reached, or closed the connection with the send in flight");
 
     public static final Duration COUNT_RUN_DELAY = Duration.ofSeconds(5);
@@ -96,8 +115,8 @@ public enum FaultScenario {
     /**
      * The failed sends this scenario expects on a broker of {@code release}; empty for a run without a fault and for
      * restart-cluster (the cluster stops after the last send). Flow control (SYSTEM_BUSY, code 2) is among them only
-     * where the fault itself queues sends (kill-slave on 5.x); elsewhere a rejection says the load was more than the
-     * cluster holds.
+     * where the fault itself queues sends (kill-slave and kill-master on 5.x); elsewhere a rejection says the load was
+     * more than the cluster holds.
      */
     public List<ExpectedFailure> expectedFailures(String release) {
         boolean v4 = release.startsWith("4.");
@@ -108,7 +127,7 @@ public enum FaultScenario {
                     : List.of(FLUSH_SLAVE_TIMEOUT, CLIENT_CALL_TIMEOUT, QUEUED_BEHIND_MISSING_SLAVE);
             // down for MASTER_DOWN, then restarted without its slave until the slave reconnects
             case KILL_MASTER -> v4 ? List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, SLAVE_NOT_AVAILABLE)
-                    : List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, FLUSH_SLAVE_TIMEOUT);
+                    : List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, FLUSH_SLAVE_TIMEOUT, SHED_WHILE_MASTER_RECOVERS);
         };
     }
 

@@ -87,7 +87,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               kill -9 broker-a half-way and restart it 3 s later; restart-cluster: restart all
                               five JVMs between load and read-back. Half-way: of --seconds, or 5 s into a -n run.
                               Zero-loss check as always. A send that fails fails the run unless the fault
-                              expects its answer (listed per run); flow control (SYSTEM_BUSY) never is.
+                              expects its answer (listed per run); flow control (SYSTEM_BUSY) only a kill on 5.x.
               --net N         loopback: every node on 127.0.0.1                           [default: loopback]
                               realistic: each of the five servers in a network namespace of its own
                               (10.213.0.10-14, inside the run's private namespace) on a veth to the
