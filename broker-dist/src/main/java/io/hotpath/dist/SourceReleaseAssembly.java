@@ -38,7 +38,9 @@ import java.util.zip.ZipOutputStream;
  *   <li>from each module's Central pom (Central's are flattened: no parent, no build): its dependency list, the
  *       tree's own modules at {@code ${project.version}};</li>
  *   <li>from each module's {@code -sources} jar: {@code src/main/java} and {@code src/main/resources} (the jar has no
- *       tests: Central publishes no test sources of these releases);</li>
+ *       tests, and Central publishes no test sources of these releases);</li>
+ *   <li>from the skeleton, the test classes the line lists for a module ({@code tree.tests.<dir>}) and that module's
+ *       {@code src/test/resources};</li>
  *   <li>then the line's {@code tree.edits} diff, if any.</li>
  * </ul>
  * The pom edits are textual (upstream's poms are regular: one project, elements on their own lines); what cannot be
@@ -155,6 +157,7 @@ public final class SourceReleaseAssembly {
                 pom = dependencies(pom, centralPoms.get(m.dir()), ours, m);
                 write(root.resolve(m.dir()).resolve("pom.xml"), pom);
                 unpackSources(fetched.resolve(fileName(m.sources())), root.resolve(m.dir()).resolve("src/main"));
+                copySkeletonTests(skeleton, top, m.dir(), tree.tests().getOrDefault(m.dir(), List.of()), root.resolve(m.dir()));
             }
         }
         if (tree.edits() != null) {
@@ -174,6 +177,32 @@ public final class SourceReleaseAssembly {
             FileTrees.deleteRecursively(root.resolve(".git"));
         }
         return root;
+    }
+
+    /**
+     * The skeleton's listed test classes of one module, and its test resources (the tests' log and config files): the
+     * tests Central does not publish for the release, from the release whose tests we have.
+     */
+    static void copySkeletonTests(ZipFile skeleton, String top, String dir, List<String> classes, Path module) throws IOException {
+        if (classes.isEmpty()) {
+            return;
+        }
+        for (String c : classes) {
+            String name = top + dir + "/src/test/java/" + c.replace('.', '/') + ".java";
+            ZipEntry e = skeleton.getEntry(name);
+            if (e == null) {
+                throw new DistBuildException("tree.tests." + dir + " lists " + c + ", which the skeleton does not have (" + name + ")");
+            }
+            copy(skeleton, e, module.resolve(name.substring((top + dir + "/").length())));
+        }
+        String resources = top + dir + "/src/test/resources/";
+        Enumeration<? extends ZipEntry> entries = skeleton.entries();
+        while (entries.hasMoreElements()) {
+            ZipEntry e = entries.nextElement();
+            if (e.getName().startsWith(resources) && !e.isDirectory()) {
+                copy(skeleton, e, module.resolve(e.getName().substring((top + dir + "/").length())));
+            }
+        }
     }
 
     /** Every non-RocketMQ dependency version the modules' Central poms declare; a module of the release wins. */

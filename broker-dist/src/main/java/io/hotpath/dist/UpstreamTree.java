@@ -103,6 +103,18 @@ public final class UpstreamTree {
         }
     }
 
+    /**
+     * Applies a diff of the line folder that is no shipped patch ({@code tree.test.edits}: the patched tree's edits of
+     * skeleton tests), after the series; all or nothing.
+     */
+    public void applyTestEdits(Path diff) {
+        Git.Result result = git.run("apply", "--whitespace=nowarn", diff.toAbsolutePath().toString());
+        if (result.exitCode() != 0) {
+            throw new DistBuildException(diff.getFileName() + " does not apply to " + root.getFileName() + " after the patches: "
+                + result.applyErrorLine());
+        }
+    }
+
     /** Commits everything in the work tree (the patch generator's "before" and "after"). */
     void commitAll(String message) {
         Git.check(git.run("add", "-A"), "git add");

@@ -162,6 +162,37 @@ class SourceReleaseAssemblyTest {
     }
 
     @Test
+    void aModuleWithListedSkeletonTestsGetsThoseClassesAndItsTestResourcesOnly() throws IOException {
+        Files.writeString(line.dir().resolve(ReleaseLine.DESCRIPTOR), Files.readString(line.dir().resolve(ReleaseLine.DESCRIPTOR))
+            + "upstream.tests.modules=common\ntree.tests.common=org.x.ATest org.x.Helper\n");
+        ReleaseLine tested = ReleaseLine.load(line.dir());
+        Map<String, String> skeleton = new LinkedHashMap<>();
+        skeleton.put("rocketmq-all-5.3.3/pom.xml", SKELETON_ROOT);
+        skeleton.put("rocketmq-all-5.3.3/common/pom.xml", SKELETON_COMMON);
+        skeleton.put("rocketmq-all-5.3.3/remoting/pom.xml", SKELETON_COMMON.replace("rocketmq-common", "rocketmq-remoting"));
+        skeleton.put("rocketmq-all-5.3.3/common/src/test/java/org/x/ATest.java", "class ATest { Helper h; }");
+        skeleton.put("rocketmq-all-5.3.3/common/src/test/java/org/x/Helper.java", "class Helper {}");
+        skeleton.put("rocketmq-all-5.3.3/common/src/test/java/org/x/BrokenTest.java", "class BrokenTest { Gone g; }");
+        skeleton.put("rocketmq-all-5.3.3/common/src/test/resources/logback-test.xml", "<configuration/>");
+        skeleton.put("rocketmq-all-5.3.3/remoting/src/test/java/org/x/RTest.java", "class RTest {}");
+        zip(fetched.resolve("rocketmq-all-5.3.3-source-release.zip"), skeleton);
+
+        Path root = SourceReleaseAssembly.assemble(tested, fetched, dir.resolve("work"));
+
+        assertThat(root.resolve("common/src/test/java/org/x/ATest.java")).hasContent("class ATest { Helper h; }");
+        assertThat(root.resolve("common/src/test/java/org/x/Helper.java")).exists();
+        assertThat(root.resolve("common/src/test/java/org/x/BrokenTest.java")).doesNotExist();
+        assertThat(root.resolve("common/src/test/resources/logback-test.xml")).exists();
+        assertThat(root.resolve("remoting/src/test")).doesNotExist();
+
+        Files.writeString(line.dir().resolve(ReleaseLine.DESCRIPTOR), Files.readString(line.dir().resolve(ReleaseLine.DESCRIPTOR))
+            .replace("org.x.Helper", "org.x.Missing"));
+        assertThatThrownBy(() -> SourceReleaseAssembly.assemble(ReleaseLine.load(line.dir()), fetched, dir.resolve("work")))
+            .isInstanceOf(DistBuildException.class)
+            .hasMessageContaining("tree.tests.common lists org.x.Missing, which the skeleton does not have");
+    }
+
+    @Test
     void theArchiveIsTheTreeUnderItsReleaseFolderAndTheSameTreeMakesTheSameBytes() throws IOException {
         Path first = SourceReleaseAssembly.make(line, fetched, dir.resolve("w1"), dir.resolve("a.zip"));
         Path second = SourceReleaseAssembly.make(line, fetched, dir.resolve("w2"), dir.resolve("b.zip"));

@@ -94,6 +94,9 @@ final class UpstreamTestCoverage {
             if (t.main() && !t.added()) {
                 editedMain.add(t.path());
                 List<String> mapped = line.testsOfEditedFiles().get(t.path());
+                if ((mapped == null || mapped.isEmpty()) && line.tree().untested().containsKey(t.path())) {
+                    continue; // an assembled tree that has no runnable test of it says why (tree.untested.<file>)
+                }
                 if (mapped == null || mapped.isEmpty()) {
                     problems.add(t.path() + " is edited by a patch, and upstream.tests.exercising." + t.path() + " names no test");
                     continue;
@@ -107,6 +110,11 @@ final class UpstreamTestCoverage {
                 && !ci.getOrDefault(t.module(), List.of()).contains(t.className())) {
                 problems.add(t.className() + " is " + (t.added() ? "added" : "edited") + " by a patch but is not in upstream.tests.ci."
                     + t.module());
+            }
+        }
+        for (String file : line.tree().untested().keySet()) {
+            if (!editedMain.contains(file)) {
+                problems.add("tree.untested." + file + " names a file no patch edits");
             }
         }
         for (String file : line.testsOfEditedFiles().keySet()) {

@@ -38,11 +38,6 @@ class UpstreamTestCoverageTest {
     @MethodSource("shippedLines")
     void everyEditedUpstreamFileHasListedTestsInCiAndEveryPatchedTestIsListed(String release) {
         ReleaseLine line = shipped(release);
-        if (line.tree().assembled()) {
-            // no upstream test sources to list (ShippedLinesTest: the tree's deviations say so)
-            assertThat(line.ciTests()).as("upstream.tests.ci.* of the assembled %s tree", release).isEmpty();
-            return;
-        }
         assertThat(line.ciTests()).as("upstream.tests.ci.* of %s", release).isNotEmpty();
         assertThat(UpstreamTestCoverage.problems(line)).as(release).isEmpty();
     }

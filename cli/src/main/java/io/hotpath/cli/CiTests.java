@@ -134,7 +134,7 @@ final class CiTests {
             info("1/4 tests: line " + line.release() + ": broker distributions, " + (upstreamTests
                 ? "upstream's listed test classes on both trees, " : line.upstreamTestsOutsideCi().isPresent()
                 ? "upstream's tests in build-broker only (why: upstream.tests.outside.ci in its line.properties), "
-                : "no upstream tests (its tree has none), ") + "broker-dist's suites");
+                : "no upstream tests, ") + "broker-dist's suites");
             timed("line " + line.release() + " broker-dist (upstream tests: " + tests + ")", line.release(), () -> maven.run(
                 List.of("-pl", "broker-dist", "verify", "-Dhotpath.line=" + line.release(), "-Dhotpath.flavor=both",
                     "-Dhotpath.upstream.tests=" + tests, distTries), null, "line " + line.release()));

@@ -46,6 +46,20 @@ class TreeSourceTest {
         assertThat(tree.edits()).isEqualTo("tree-edits.diff");
         assertThat(tree.deviations()).containsEntry("build", "5.3.3's build");
         assertThat(line.testedModules()).isEmpty();
+        assertThat(tree.tests()).isEmpty();
+        assertThat(tree.testEdits()).isNull();
+    }
+
+    @Test
+    void anAssembledLineTestsExactlyTheModulesItTakesSkeletonTestsFor(@TempDir Path patches) throws IOException {
+        write(patches.resolve("5.5.1"), ASSEMBLED + "upstream.tests.modules=common\n"
+            + "tree.tests.common=org.x.ATest org.x.Helper\ntree.test.edits=t.diff\n"
+            + "tree.untested.common/src/main/java/org/x/B.java=its test does not compile\n");
+        ReleaseLine line = ReleaseLine.load(patches.resolve("5.5.1"));
+        assertThat(line.testedModules()).containsExactly("common");
+        assertThat(line.tree().tests()).containsExactly(java.util.Map.entry("common", List.of("org.x.ATest", "org.x.Helper")));
+        assertThat(line.tree().testEdits()).isEqualTo("t.diff");
+        assertThat(line.tree().untested()).containsEntry("common/src/main/java/org/x/B.java", "its test does not compile");
     }
 
     @Test
@@ -55,7 +69,15 @@ class TreeSourceTest {
             List.of(ASSEMBLED.replace("tree.skeleton", "skeleton"), "exactly one of source.release"),
             List.of(ASSEMBLED + "source.release=org.apache.rocketmq:rocketmq-all:5.5.1:zip:source-release\n", "exactly one of"),
             List.of(ASSEMBLED.replace("tree.deviation.build=5.3.3's build\n", ""), "list how (tree.deviation.<name>=...)"),
-            List.of(ASSEMBLED + "upstream.tests.modules=common\n", "an assembled tree has no upstream tests"),
+            List.of(ASSEMBLED + "upstream.tests.modules=common\n", "must be the modules tree.tests.<dir> gives test classes for"),
+            List.of(ASSEMBLED + "tree.tests.common=org.x.ATest\n", "must be the modules tree.tests.<dir> gives test classes for"),
+            List.of(ASSEMBLED + "upstream.tests.modules=store\ntree.tests.store=org.x.ATest\n",
+                "tree.tests.store names a module that tree.modules does not list"),
+            List.of(ASSEMBLED + "upstream.tests.modules=common\ntree.tests.common=ATest\n", "lists test classes by fully qualified name"),
+            List.of(ASSEMBLED + "tree.test.edits=t.diff\n", "tree.test.edits edits skeleton tests, but no tree.tests.<dir> lists any"),
+            List.of(ASSEMBLED + "upstream.tests.modules=common\ntree.tests.common=org.x.ATest\ntree.test.edits=0009-t.patch\n",
+                "tree.test.edits must name a file of the line folder that is not a *.patch"),
+            List.of(ASSEMBLED + "tree.untested.common/A.java=why\n", "must name <module>/src/main/java/<class>.java and say why"),
             List.of(ASSEMBLED.replace("tree.modules=common tieredstore", "tree.modules=common"),
                 "tree.module.tieredstore names a module that tree.modules does not list"),
             List.of(ASSEMBLED.replace("rocketmq-common:5.5.1", "rocketmq-common"), "tree.module.common must be <artifactId>:<version>"),
