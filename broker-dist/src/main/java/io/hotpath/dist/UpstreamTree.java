@@ -108,6 +108,9 @@ public final class UpstreamTree {
      * skeleton tests), after the series; all or nothing.
      */
     public void applyTestEdits(Path diff) {
+        if (!Files.isRegularFile(diff)) {
+            throw new DistBuildException("the line names tree.test.edits=" + diff.getFileName() + ", which is not in " + diff.getParent());
+        }
         Git.Result result = git.run("apply", "--whitespace=nowarn", diff.toAbsolutePath().toString());
         if (result.exitCode() != 0) {
             throw new DistBuildException(diff.getFileName() + " does not apply to " + root.getFileName() + " after the patches: "

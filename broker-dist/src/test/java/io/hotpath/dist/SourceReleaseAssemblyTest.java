@@ -202,6 +202,21 @@ class SourceReleaseAssemblyTest {
     }
 
     @Test
+    void thePatchedTreesTestEditsApplyAfterTheSeriesOrSayWhyNot() throws IOException {
+        Path zip = SourceReleaseAssembly.make(line, fetched, dir.resolve("w"), dir.resolve("t.zip"));
+        UpstreamTree tree = UpstreamTree.unpack(zip, "5.5.1", dir.resolve("tree"));
+        Path edits = line.dir().resolve("t.diff");
+        assertThatThrownBy(() -> tree.applyTestEdits(edits)).isInstanceOf(DistBuildException.class)
+            .hasMessageContaining("tree.test.edits=t.diff, which is not in");
+        Files.writeString(edits, EDITS.replace("551; }\n+", "549; }\n+"));
+        assertThatThrownBy(() -> tree.applyTestEdits(edits)).isInstanceOf(DistBuildException.class)
+            .hasMessageContaining("t.diff does not apply to");
+        Files.writeString(edits, EDITS.replace("v = 551", "v = 550").replace("+class A { int v = 550; }", "+class A { int v = 1; }"));
+        tree.applyTestEdits(edits);
+        assertThat(tree.root().resolve("common/src/main/java/org/x/A.java")).hasContent("class A { int v = 1; }");
+    }
+
+    @Test
     void refusesWhatItCannotAssembleFaithfully() throws IOException {
         Files.writeString(fetched.resolve("rocketmq-remoting-5.5.0.pom"), CENTRAL_REMOTING.replace("<project>",
             "<project><parent><artifactId>rocketmq-all</artifactId></parent>"));
