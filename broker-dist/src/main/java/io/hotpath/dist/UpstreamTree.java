@@ -96,11 +96,7 @@ public final class UpstreamTree {
 
     /** Applies one patch with {@code git apply}; all or nothing, as git apply is. */
     public void apply(PatchSeries.Patch patch) {
-        Git.Result result = git.run("apply", "--whitespace=nowarn", patch.file().toAbsolutePath().toString());
-        if (result.exitCode() != 0) {
-            throw new DistBuildException("patch " + patch.name() + " does not apply to " + root.getFileName() + ": "
-                + result.applyErrorLine());
-        }
+        gitApply(patch.file(), "patch " + patch.name() + " does not apply to " + root.getFileName());
     }
 
     /**
@@ -111,10 +107,13 @@ public final class UpstreamTree {
         if (!Files.isRegularFile(diff)) {
             throw new DistBuildException("the line names tree.test.edits=" + diff.getFileName() + ", which is not in " + diff.getParent());
         }
+        gitApply(diff, diff.getFileName() + " does not apply to " + root.getFileName() + " after the patches");
+    }
+
+    private void gitApply(Path diff, String refusal) {
         Git.Result result = git.run("apply", "--whitespace=nowarn", diff.toAbsolutePath().toString());
         if (result.exitCode() != 0) {
-            throw new DistBuildException(diff.getFileName() + " does not apply to " + root.getFileName() + " after the patches: "
-                + result.applyErrorLine());
+            throw new DistBuildException(refusal + ": " + result.applyErrorLine());
         }
     }
 

@@ -94,11 +94,11 @@ final class UpstreamTestCoverage {
             if (t.main() && !t.added()) {
                 editedMain.add(t.path());
                 List<String> mapped = line.testsOfEditedFiles().get(t.path());
-                if ((mapped == null || mapped.isEmpty()) && line.tree().untested().containsKey(t.path())) {
-                    continue; // an assembled tree that has no runnable test of it says why (tree.untested.<file>)
-                }
                 if (mapped == null || mapped.isEmpty()) {
-                    problems.add(t.path() + " is edited by a patch, and upstream.tests.exercising." + t.path() + " names no test");
+                    // an assembled tree that has no runnable test of the file says why (tree.untested.<file>)
+                    if (!line.tree().untested().containsKey(t.path())) {
+                        problems.add(t.path() + " is edited by a patch, and upstream.tests.exercising." + t.path() + " names no test");
+                    }
                     continue;
                 }
                 for (String testClass : mapped) {

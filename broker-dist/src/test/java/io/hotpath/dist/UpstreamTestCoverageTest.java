@@ -86,6 +86,37 @@ class UpstreamTestCoverageTest {
     }
 
     @Test
+    void anAssembledTreeMaySayWhyAnEditedFileHasNoTestButOnlyOfAnEditedFile(@TempDir Path patches) throws IOException {
+        Path dir = Files.createDirectories(patches.resolve("9.9.9"));
+        Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(ReleaseLine.SERIES), "0001-store-x.patch\n", StandardCharsets.UTF_8);
+        String assembled = """
+            release=9.9.9
+            oracle=org.apache.rocketmq:9.9.9
+            tree.skeleton=org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release
+            tree.modules=store
+            tree.module.store=rocketmq-store:9.9.9
+            tree.deviation.tests=the skeleton's
+            upstream.tests.modules=store
+            tree.tests.store=org.apache.rocketmq.store.CommitLogTest
+            upstream.tests.ci.store=org.apache.rocketmq.store.CommitLogTest org.apache.rocketmq.store.AddedTest \
+              org.apache.rocketmq.store.EditedTest
+            upstream.tests.exercising.store/src/main/java/org/apache/rocketmq/store/CommitLog.java=org.apache.rocketmq.store.CommitLogTest
+            """;
+        Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), assembled, StandardCharsets.UTF_8);
+        // the control: without a reason, the edited Encoder is a file without tests
+        assertThat(UpstreamTestCoverage.problems(ReleaseLine.load(dir))).containsExactly(
+            "store/src/main/java/org/apache/rocketmq/store/Encoder.java is edited by a patch, and upstream.tests.exercising."
+                + "store/src/main/java/org/apache/rocketmq/store/Encoder.java names no test");
+
+        Files.writeString(dir.resolve(ReleaseLine.DESCRIPTOR), assembled
+            + "tree.untested.store/src/main/java/org/apache/rocketmq/store/Encoder.java=its skeleton test does not compile\n"
+            + "tree.untested.store/src/main/java/org/apache/rocketmq/store/Gone.java=nothing\n", StandardCharsets.UTF_8);
+        assertThat(UpstreamTestCoverage.problems(ReleaseLine.load(dir))).containsExactly(
+            "tree.untested.store/src/main/java/org/apache/rocketmq/store/Gone.java names a file no patch edits");
+    }
+
+    @Test
     void namesAListedClassUpstreamDoesNotHaveAndOneThatDoesNotNameWhatItExercises(@TempDir Path patches) throws IOException {
         Path dir = Files.createDirectories(patches.resolve("9.9.9"));
         Files.writeString(dir.resolve("0001-store-x.patch"), PATCH, StandardCharsets.UTF_8);

@@ -37,6 +37,8 @@ public enum FaultScenario {
         }
     }
 
+    /** A broker's SYSTEM_BUSY answer (code 2), alone or as the cause the client gave up on: the two faults that expect it. */
+    private static final Pattern SYSTEM_BUSY = Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2");
     /** The master answers a send it stored but its slave did not confirm: 4.9.x at once when no slave is connected. */
     private static final ExpectedFailure SLAVE_NOT_AVAILABLE = new ExpectedFailure(Pattern.compile("status SLAVE_NOT_AVAILABLE"),
             "a 4.9.x SYNC_MASTER without a connected slave answers SLAVE_NOT_AVAILABLE at once");
@@ -62,7 +64,7 @@ public enum FaultScenario {
      * round on 5.3.3 on a quiet machine (2026-11-26). Named here so that flow control stays unexpected everywhere else.
      */
     private static final ExpectedFailure QUEUED_BEHIND_MISSING_SLAVE = new ExpectedFailure(
-            Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2"),
+            SYSTEM_BUSY,
             "a 5.x SYNC_MASTER holds each send 3 s for the missing replica; a send queued behind them longer than"
                 + " waitTimeMillsInSendQueue is answered SYSTEM_BUSY");
     /**
@@ -74,7 +76,7 @@ public enum FaultScenario {
      * {@link #QUEUED_BEHIND_MISSING_SLAVE}, so that flow control stays unexpected without a fault.
      */
     private static final ExpectedFailure SHED_WHILE_MASTER_RECOVERS = new ExpectedFailure(
-            Pattern.compile("(MQClientException( code \\d+)? caused by )?MQBrokerException code 2"),
+            SYSTEM_BUSY,
             "broker-b carries the killed master's share and the restarted broker-a takes its own back on a cold JVM;"
                 + " a send queued longer than waitTimeMillsInSendQueue is answered SYSTEM_BUSY");
     /**
