@@ -78,6 +78,26 @@ class UpstreamTestReportTest {
     }
 
     @Test
+    void aModuleWhoseListedClassesArePatchAddedOnlyNeedsNoReportOnStock() {
+        // broker lists only H, which a patch adds: the stock tree has nothing to run there
+        UpstreamTestReport.Listed onlyAdded = new UpstreamTestReport.Listed(Map.of("broker", List.of()), Map.of("broker", List.of("org.x.H")));
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9", Map.of("broker", Map.of()),
+            Map.of("broker", outcomes("org.x.H#a", PASSED)), Map.of(), Map.of(), onlyAdded);
+        assertThat(report.missingReports()).isEmpty();
+        assertThat(report.passed()).isTrue();
+        // it must still run on patched
+        UpstreamTestReport notRun = UpstreamTestReport.compare("9.9.9", Map.of("broker", Map.of()), Map.of("broker", Map.of()),
+            Map.of(), Map.of(), onlyAdded);
+        assertThat(notRun.missingReports()).containsExactly("broker: no test report on patched",
+            "broker: org.x.H is listed but wrote no report on patched");
+        // a stock tree that had a listed class and wrote nothing still fails
+        UpstreamTestReport stockListed = UpstreamTestReport.compare("9.9.9", Map.of("broker", Map.of()),
+            Map.of("broker", outcomes("org.x.H#a", PASSED)), Map.of(), Map.of(),
+            new UpstreamTestReport.Listed(Map.of("broker", List.of("org.x.H")), Map.of("broker", List.of("org.x.H"))));
+        assertThat(stockListed.missingReports()).contains("broker: no test report on stock");
+    }
+
+    @Test
     void aPassOnPatchedOnlyAfterARerunFailsTheVerdictUnlessStockNeededOneToo() {
         Map<String, SurefireReports.Outcome> stock = outcomes("A#a", PASSED, "A#b", FLAKY);
         Map<String, SurefireReports.Outcome> patched = outcomes("A#a", FLAKY, "A#b", FLAKY);

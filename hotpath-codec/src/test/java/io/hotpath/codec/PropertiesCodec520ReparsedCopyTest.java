@@ -2,7 +2,6 @@ package io.hotpath.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hotpath.upstream.v533.org.apache.rocketmq.common.message.MessageDecoder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,25 +17,39 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * {@link PropertiesCodec520#reparsedCopy} against the real 5.3.3 round trip it stands for,
- * {@code string2messageProperties(messageProperties2String(map))}: where it returns a map, that map equals the round
- * trip's entry by entry in iteration order (so its bucket layout too), and it is a HashMap; it returns null only where
- * the round trip is not a copy. Maps: the codec's nasty ones (null names and values, separators, empty strings, lone
- * surrogates) and what a 5.3.3 broker's buildMsgContext holds (a parsed producer map plus MSG_REGION and TRACE_ON, also
- * with the configured values a broker operator could set). Tries: jqwik.tries.default (100,000 in CI).
+ * {@link PropertiesCodec520#reparsedCopy} against the real round trip it stands for on each line that ships it (5.3.3's
+ * and 5.5.1's patch 0005), {@code string2messageProperties(messageProperties2String(map))} of that release: where it
+ * returns a map, that map equals the round trip's entry by entry in iteration order (so its bucket layout too), and it
+ * is a HashMap; it returns null only where the round trip is not a copy. Maps: the codec's nasty ones (null names and
+ * values, separators, empty strings, lone surrogates) and what the release's broker's buildMsgContext holds (a producer
+ * map parsed by that release plus MSG_REGION and TRACE_ON, also with the configured values a broker operator could
+ * set). Tries: jqwik.tries.default per release (100,000 in CI).
  */
 class PropertiesCodec520ReparsedCopyTest {
 
+    private static final PropertiesCodecImpl UPSTREAM_533 = PropertiesCodecImpl.upstream533();
+    private static final PropertiesCodecImpl UPSTREAM_551 = PropertiesCodecImpl.upstream551();
+
     @Property
-    void isThe533RoundTripWhereverItIsACopy(@ForAll("maps") Map<String, String> map) {
-        Map<String, String> roundTrip = MessageDecoder.string2messageProperties(MessageDecoder.messageProperties2String(map));
+    void isThe533RoundTripWhereverItIsACopy(@ForAll("maps533") Map<String, String> map) {
+        assertIsTheRoundTripWhereverItIsACopy(UPSTREAM_533, map);
+    }
+
+    @Property
+    void isThe551RoundTripWhereverItIsACopy(@ForAll("maps551") Map<String, String> map) {
+        assertIsTheRoundTripWhereverItIsACopy(UPSTREAM_551, map);
+    }
+
+    private static void assertIsTheRoundTripWhereverItIsACopy(PropertiesCodecImpl upstream, Map<String, String> map) {
+        Map<String, String> roundTrip = upstream.parse(upstream.encode(map));
         Map<String, String> copy = PropertiesCodec520.reparsedCopy(map);
         if (copy == null) {
             assertThat(needsTheParse(map)).as(() -> "null for " + Escapes.escape(String.valueOf(map))).isTrue();
             return;
         }
         assertThat(copy).isExactlyInstanceOf(HashMap.class);
-        assertThat(entries(copy)).as(() -> "map " + Escapes.escape(String.valueOf(map))).isEqualTo(entries(roundTrip));
+        assertThat(entries(copy)).as(() -> upstream.name() + ", map " + Escapes.escape(String.valueOf(map)))
+            .isEqualTo(entries(roundTrip));
     }
 
     @Example
@@ -74,9 +87,18 @@ class PropertiesCodec520ReparsedCopyTest {
     }
 
     @Provide
-    Arbitrary<Map<String, String>> maps() {
+    Arbitrary<Map<String, String>> maps533() {
+        return maps(UPSTREAM_533);
+    }
+
+    @Provide
+    Arbitrary<Map<String, String>> maps551() {
+        return maps(UPSTREAM_551);
+    }
+
+    private static Arbitrary<Map<String, String>> maps(PropertiesCodecImpl upstream) {
         Arbitrary<Map<String, String>> brokerMaps = Combinators.combine(
-                PropertiesArbitraries.propertyMaps().map(m -> MessageDecoder.string2messageProperties(MessageDecoder.messageProperties2String(m))),
+                PropertiesArbitraries.propertyMaps().map(m -> upstream.parse(upstream.encode(m))),
                 Arbitraries.of("DefaultRegion", "", "r\u00e9gion", "a\1b", "a\2b"),
                 Arbitraries.of("true", "false"))
             .as((parsed, region, traceOn) -> {

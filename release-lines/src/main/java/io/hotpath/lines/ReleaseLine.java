@@ -93,13 +93,20 @@ public record ReleaseLine(String release, Path dir, TreeSource tree, String orac
         if (!oracle.startsWith("org.apache.rocketmq:")) {
             throw new ReleaseLineException(file + ": oracle must be org.apache.rocketmq:<version>, got " + oracle);
         }
-        // an assembled tree has only the tests it takes from its skeleton (Central publishes no test sources): a module
-        // is tested exactly when the descriptor lists the skeleton's test classes for it
+        // an assembled tree has only the tests it takes from its skeleton (Central publishes no test sources) and those its
+        // patches add: every module the descriptor lists skeleton test classes for is tested, and a tested module without
+        // them runs only what a patch adds, which upstream.tests.ci.<module> must then name (checked below)
         String testedList = tree.assembled() ? p.getProperty("upstream.tests.modules", "") : required(p, file, "upstream.tests.modules");
         List<String> tested = Arrays.stream(testedList.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-        if (tree.assembled() && !new java.util.TreeSet<>(tested).equals(tree.tests().keySet())) {
-            throw new ReleaseLineException(file + ": an assembled tree's upstream.tests.modules must be the modules tree.tests.<dir>"
-                + " gives test classes for (its only tests): " + tested + " vs " + tree.tests().keySet());
+        if (tree.assembled() && !tested.containsAll(tree.tests().keySet())) {
+            throw new ReleaseLineException(file + ": an assembled tree's upstream.tests.modules must list every module tree.tests.<dir>"
+                + " gives test classes for: " + tested + " vs " + tree.tests().keySet());
+        }
+        for (String module : tested) {
+            if (tree.assembled() && !tree.tests().containsKey(module) && p.getProperty("upstream.tests.ci." + module) == null) {
+                throw new ReleaseLineException(file + ": upstream.tests.modules lists " + module + ", which has no skeleton tests"
+                    + " (tree.tests." + module + "): upstream.tests.ci." + module + " must name the tests a patch adds there");
+            }
         }
 
         Map<String, String> stockFailures = new TreeMap<>();

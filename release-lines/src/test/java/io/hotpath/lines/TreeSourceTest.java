@@ -51,7 +51,8 @@ class TreeSourceTest {
     }
 
     @Test
-    void anAssembledLineTestsExactlyTheModulesItTakesSkeletonTestsFor(@TempDir Path patches) throws IOException {
+    void anAssembledLineTestsTheModulesItTakesSkeletonTestsForAndThoseWherePatchesAddTests(@TempDir Path patches)
+        throws IOException {
         write(patches.resolve("5.5.1"), ASSEMBLED + "upstream.tests.modules=common\n"
             + "tree.tests.common=org.x.ATest org.x.Helper\ntree.test.edits=t.diff\n"
             + "tree.untested.common/src/main/java/org/x/B.java=its test does not compile\n");
@@ -60,6 +61,13 @@ class TreeSourceTest {
         assertThat(line.tree().tests()).containsExactly(java.util.Map.entry("common", List.of("org.x.ATest", "org.x.Helper")));
         assertThat(line.tree().testEdits()).isEqualTo("t.diff");
         assertThat(line.tree().untested()).containsEntry("common/src/main/java/org/x/B.java", "its test does not compile");
+
+        // tieredstore has no skeleton tests: tested, it runs what upstream.tests.ci names (the tests a patch adds)
+        write(patches.resolve("5.5.1"), ASSEMBLED + "upstream.tests.modules=common,tieredstore\n"
+            + "tree.tests.common=org.x.ATest\nupstream.tests.ci.tieredstore=org.x.AddedTest\n");
+        ReleaseLine withAdded = ReleaseLine.load(patches.resolve("5.5.1"));
+        assertThat(withAdded.testedModules()).containsExactly("common", "tieredstore");
+        assertThat(withAdded.ciTests()).containsEntry("tieredstore", List.of("org.x.AddedTest"));
     }
 
     @Test
@@ -69,8 +77,9 @@ class TreeSourceTest {
             List.of(ASSEMBLED.replace("tree.skeleton", "skeleton"), "exactly one of source.release"),
             List.of(ASSEMBLED + "source.release=org.apache.rocketmq:rocketmq-all:5.5.1:zip:source-release\n", "exactly one of"),
             List.of(ASSEMBLED.replace("tree.deviation.build=5.3.3's build\n", ""), "list how (tree.deviation.<name>=...)"),
-            List.of(ASSEMBLED + "upstream.tests.modules=common\n", "must be the modules tree.tests.<dir> gives test classes for"),
-            List.of(ASSEMBLED + "tree.tests.common=org.x.ATest\n", "must be the modules tree.tests.<dir> gives test classes for"),
+            List.of(ASSEMBLED + "upstream.tests.modules=common\n",
+                "lists common, which has no skeleton tests (tree.tests.common): upstream.tests.ci.common must name"),
+            List.of(ASSEMBLED + "tree.tests.common=org.x.ATest\n", "must list every module tree.tests.<dir> gives test classes for"),
             List.of(ASSEMBLED + "upstream.tests.modules=store\ntree.tests.store=org.x.ATest\n",
                 "tree.tests.store names a module that tree.modules does not list"),
             List.of(ASSEMBLED + "upstream.tests.modules=common\ntree.tests.common=ATest\n", "lists test classes by fully qualified name"),
