@@ -21,7 +21,7 @@ import java.util.Map;
  * distributions the run needs when they are missing or stale ({@link Distribution#staleness}) with broker-dist
  * (upstream's build of the source release, the line's patches on the patched tree, no tests). Only what the run uses
  * is built: the smoke's one line and the flavors it names; the campaign's stock and patched of each of its lines
- * (a partial line is refused first: a campaign needs every patch of a line).
+ * (a partial line only when named).
  */
 final class ClusterPreparation {
 
@@ -78,7 +78,7 @@ final class ClusterPreparation {
     private static Map<ReleaseLine, List<String>> campaign(Path root, CampaignOptions options) {
         Map<ReleaseLine, List<String>> needed = new LinkedHashMap<>();
         if (!options.help()) {
-            // every line resolved (and a partial one refused), every tuned arm's configuration read, before the first
+            // every line resolved, every tuned arm's configuration read, before the first
             // build: a build takes minutes
             Map<String, ReleaseLine> lines = options.resolvedLines(root);
             options.tunings(lines);

@@ -30,12 +30,12 @@ class ClusterPreparationTest {
     }
 
     @Test
-    void aCampaignRefusesAPartialLineBeforeBuildingAnyLine() throws Exception {
+    void aCampaignRefusesAnUnknownLineBeforeBuildingAnyLine() throws Exception {
         Checkout checkout = new Checkout(root);
         checkout.line("4.9.0", true);
         checkout.line("4.9.8", false);
         StandInMaven maven = new StandInMaven(root, 0);
-        assertThat(Hotpath.run(root, maven.run(), "prepare", "campaign", "--lines", "4.9.0,4.9.8")).isEqualTo(2);
+        assertThat(Hotpath.run(root, maven.run(), "prepare", "campaign", "--lines", "4.9.0,4.9.9")).isEqualTo(2);
         assertThat(maven.calls()).isEmpty();
     }
 

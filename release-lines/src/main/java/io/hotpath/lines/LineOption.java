@@ -57,11 +57,12 @@ public final class LineOption {
      */
     public enum Partial {
         /**
-         * build-broker, patches regenerate, jmh and the smoke: building, patching, measuring and smoking a line is how
-         * its patches get finished (the smoke says that the line is partial).
+         * build-broker, patches regenerate, jmh, the smoke and the campaign: building, patching, measuring and smoking a
+         * line is how it gets finished (the smoke and the campaign say that the line is partial; their checks judge the
+         * patches it has).
          */
         ACCEPTED,
-        /** The campaign and profile cluster: their checks and comparisons assert what every patch of a line does. */
+        /** The profile cluster: it profiles a line's finished build. */
         REFUSED
     }
 

@@ -56,6 +56,13 @@ public final class Campaign {
         Files.createDirectories(dir);
         ClientLogging.logTo(dir.resolve("client-logs"));
         Map<String, ReleaseLine> lines = options.resolvedLines(projectRoot);
+        for (ReleaseLine line : lines.values()) {
+            if (!line.complete()) {
+                // named on the command line (never a default): measuring a line is part of finishing it
+                Console.warn("release line " + line.release() + " is partial (complete=false in its " + ReleaseLine.DESCRIPTOR
+                        + "): its patched arm carries the patches the line has so far, and the verdicts judge those");
+            }
+        }
         Map<String, TunedConfig> tunings = options.tunings(lines);
         Map<Arm, Distribution> distributions = new LinkedHashMap<>();
         for (Arm arm : options.arms(lines)) {

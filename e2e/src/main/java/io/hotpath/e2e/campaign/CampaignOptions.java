@@ -204,7 +204,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
     /**
      * The arms the campaign compares, in report order (the first is the baseline): stock and patched of the
      * {@code --line} (named by flavor, as a campaign of one line always has), or of every {@code --lines} line
-     * ("4.9.0 stock"). Every line must be known and complete ({@link Partial#REFUSED}).
+     * ("4.9.0 stock"). Every line must be known; a partial one runs when named ({@link Partial#ACCEPTED}), never by default.
      */
     public List<Arm> arms(Path projectRoot) {
         return arms(resolvedLines(projectRoot));
@@ -216,7 +216,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
      */
     public Map<String, ReleaseLine> resolvedLines(Path projectRoot) {
         Map<String, ReleaseLine> resolved = new LinkedHashMap<>();
-        ReleaseLines.usage(() -> LineOption.resolve(line, lines, projectRoot.resolve("patches"), Partial.REFUSED))
+        ReleaseLines.usage(() -> LineOption.resolve(line, lines, projectRoot.resolve("patches"), Partial.ACCEPTED))
                 .forEach(releaseLine -> resolved.put(releaseLine.release(), releaseLine));
         return resolved;
     }

@@ -115,14 +115,16 @@ class CampaignOptionsTest {
     }
 
     @Test
-    void everyLineOfLinesMustBeKnownAndComplete() throws IOException {
+    void everyLineOfLinesMustBeKnownAndAPartialOneRunsOnlyWhenNamed() throws IOException {
         line("4.9.0", "");
         line("4.9.8", "complete=false\n");
 
         assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,4.9.9").arms(root)).isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("unknown release line '4.9.9'");
-        assertThatThrownBy(() -> CampaignOptions.parse("--lines", "4.9.0,4.9.8").arms(root)).isInstanceOf(UsageException.class)
-                .hasMessageStartingWith("release line '4.9.8' is partial");
+        assertThat(CampaignOptions.parse("--lines", "4.9.0,4.9.8").resolvedLines(root).keySet()).containsExactly("4.9.0", "4.9.8");
+        assertThat(CampaignOptions.parse("--line", "4.9.8").resolvedLines(root).keySet()).containsExactly("4.9.8");
+        // the default is the newest complete line
+        assertThat(CampaignOptions.parse().resolvedLines(root).keySet()).containsExactly("4.9.0");
     }
 
     @Test
