@@ -16,7 +16,7 @@ public final class ChildJvms {
         "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
 
     /** The Maven modules of the newer-client child JVMs; nothing depends on them, so the launcher builds them. */
-    public static final List<String> CLIENT_MODULES = List.of("e2e-client498", "e2e-client533");
+    public static final List<String> CLIENT_MODULES = List.of("e2e-client498", "e2e-client533", "e2e-client550");
 
     private ChildJvms() {
     }

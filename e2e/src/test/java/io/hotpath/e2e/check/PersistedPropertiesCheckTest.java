@@ -21,7 +21,7 @@ class PersistedPropertiesCheckTest {
     @Test
     void everyReportedTopicMustBeWaitFreeOnA0003Distribution() {
         assertThat(PersistedPropertiesCheck.WAIT_FREE_RELAY_TOPICS).containsExactlyInAnyOrderElementsOf(PersistedPropertiesCheck.REPORTED_TOPICS);
-        for (String line : new String[] {"4.9.0", "4.9.8", "5.3.3"}) {
+        for (String line : new String[] {"4.9.0", "4.9.8", "5.3.3", "5.5.1"}) {
             assertThat(PersistedPropertiesCheck.waitFreeTopics(line)).containsExactlyInAnyOrderElementsOf(PersistedPropertiesCheck.reportedTopics(line));
         }
     }
@@ -29,9 +29,13 @@ class PersistedPropertiesCheckTest {
     @Test
     void theNewerClientsTopicsAreReportedForTheLinesTheyRunOn() {
         assertThat(PersistedPropertiesCheck.reportedTopics("4.9.8")).startsWith("hotpath_smoke_compat", "hotpath_smoke_498", "hotpath_smoke_relay")
-            .doesNotContain("hotpath_smoke_533");
+            .doesNotContain("hotpath_smoke_533", "hotpath_smoke_550");
         assertThat(PersistedPropertiesCheck.reportedTopics("5.3.3"))
-            .startsWith("hotpath_smoke_compat", "hotpath_smoke_498", "hotpath_smoke_533", "hotpath_smoke_relay");
+            .startsWith("hotpath_smoke_compat", "hotpath_smoke_498", "hotpath_smoke_533", "hotpath_smoke_relay")
+            .doesNotContain("hotpath_smoke_550");
+        assertThat(PersistedPropertiesCheck.reportedTopics("5.5.1"))
+            .startsWith("hotpath_smoke_compat", "hotpath_smoke_498", "hotpath_smoke_550", "hotpath_smoke_relay")
+            .doesNotContain("hotpath_smoke_533");
     }
 
     @Test

@@ -243,18 +243,19 @@ public final class BenchmarkRunner {
         return 0;
     }
 
-    /** Each line's share of the default run: its combinations and estimated time with the plan's settings. */
+    /** Each part's share of the default run: its lines, combinations and estimated time with the plan's settings. */
     private static String perLine(JmhArguments args) throws CommandLineOptionException {
         List<String> parts = new ArrayList<>();
-        for (LineMethods line : LineMethods.ALL) {
-            List<String> argv = new ArrayList<>(List.of(Headline.include(line)));
+        for (List<LineMethods> group : Headline.groups()) {
+            List<String> argv = new ArrayList<>(List.of(Headline.include(group)));
             for (Map.Entry<String, String> p : Headline.PARAMS.entrySet()) {
                 argv.addAll(List.of("-p", p.getKey() + "=" + p.getValue()));
             }
             int n = combinations(new CommandLineOptions(argv.toArray(new String[0])));
             double seconds = RunPlan.plan(n, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
                 prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), "").estimateSeconds();
-            parts.add(line.release() + ": " + n + " methods ~" + RunPlan.duration(seconds));
+            parts.add(group.stream().map(LineMethods::release).collect(Collectors.joining(" and ")) + ": " + n
+                + " methods ~" + RunPlan.duration(seconds));
         }
         return String.join("; ", parts);
     }

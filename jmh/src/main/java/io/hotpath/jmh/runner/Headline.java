@@ -3,8 +3,11 @@ package io.hotpath.jmh.runner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.hotpath.jmh.PropertiesCorpus;
 import io.hotpath.jmh.codec.PropertiesEncodeBenchmark;
@@ -17,8 +20,9 @@ import io.hotpath.jmh.store.PersistedPropertiesBenchmark;
  * What the default run ({@code mvn -pl jmh verify} with no selection of its own) measures: every release line's
  * drop-ins against that line's own stock ({@link LineMethods}) on the headline paths, one realistic input each.
  * With {@link io.hotpath.jmh.AbstractBenchmark}'s settings that is 8 methods per line x 4 forks x (8 + 4) x 1 s plus
- * fork start-up: about 8 min per line. The full matrix (every method, floors and upstream551 included, every
- * parameter value) runs with {@code -Djmh.matrix=full}, or narrowed by {@code -Djmh.include} / {@code -Djmh.params}.
+ * fork start-up: about 8 min per line, 4 min for a line whose drop-ins an older line's part measures already (only its
+ * stock is new). The full matrix (every method, floors included, every parameter value) runs with
+ * {@code -Djmh.matrix=full}, or narrowed by {@code -Djmh.include} / {@code -Djmh.params}.
  */
 public final class Headline {
 
@@ -81,15 +85,33 @@ public final class Headline {
      * of this machine has slow spells of seconds to minutes (a fork 1.3-1.8x slower than the others, see
      * jmh/README.md); a control measured once, at the end, misses them, while one fork of it before and after each
      * line samples the machine across the whole run, and its error is then the floor that run's rows are judged by.
+     * Lines that share their drop-ins ({@link #groups()}) are one part: each drop-in is measured once, beside every
+     * stock it is compared with.
      */
     static List<Part> parts() {
         List<Part> parts = new ArrayList<>();
         parts.add(new Part("control, before the first line", controlInclude(), true));
-        for (LineMethods line : LineMethods.ALL) {
-            parts.add(new Part(line.release() + " line", include(line), false));
-            parts.add(new Part("control, after the " + line.release() + " line", controlInclude(), true));
+        for (List<LineMethods> group : groups()) {
+            String label = group.stream().map(LineMethods::release).collect(Collectors.joining(" and "))
+                + (group.size() == 1 ? " line" : " lines");
+            parts.add(new Part(label, include(group), false));
+            parts.add(new Part("control, after the " + label, controlInclude(), true));
         }
         return Collections.unmodifiableList(parts);
+    }
+
+    /** {@link LineMethods#ALL} in order, a line that shares its drop-ins with the line before it in that line's group. */
+    static List<List<LineMethods>> groups() {
+        List<List<LineMethods>> groups = new ArrayList<>();
+        for (LineMethods line : LineMethods.ALL) {
+            List<LineMethods> last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            if (last != null && last.get(last.size() - 1).sharesDropIns(line)) {
+                last.add(line);
+            } else {
+                groups.add(new ArrayList<>(List.of(line)));
+            }
+        }
+        return groups;
     }
 
     /** The JMH include of the control rows. */
@@ -99,7 +121,17 @@ public final class Headline {
 
     /** The JMH include of one line's headline rows. */
     static String include(LineMethods line) {
-        return line.include(BENCHMARKS);
+        return include(List.of(line));
+    }
+
+    /** The JMH include of the headline rows of lines measured together: each one's stock, their drop-ins once. */
+    static String include(List<LineMethods> lines) {
+        Set<String> methods = new LinkedHashSet<>();
+        for (LineMethods line : lines) {
+            methods.add(line.stock());
+            methods.addAll(line.dropIns());
+        }
+        return "\\.(" + String.join("|", BENCHMARKS) + ")\\.(" + String.join("|", methods) + ")$";
     }
 
     private static Map<String, String> params() {

@@ -13,18 +13,14 @@ import java.util.Optional;
  */
 public record LineMethods(String release, String stock, List<String> dropIns) {
 
-    /** The lines the default run measures, oldest first. */
+    /**
+     * The lines the default run measures, oldest first. 5.5.1's drop-ins are the 5.3.3 line's methods: one row of each
+     * is measured once and compared with each of the two stocks ({@link Headline#parts()} measures such lines together).
+     */
     public static final List<LineMethods> ALL = List.of(
         new LineMethods("4.9.0", "upstream490", List.of("hotpath")),
         new LineMethods("4.9.8", "upstream498", List.of("hotpath491", "hotpath498")),
-        new LineMethods("5.3.3", "upstream533", List.of("hotpath520", "hotpath533")));
-
-    /**
-     * Lines measured in their quotable run ({@code -Djmh.line}) only: the partial 5.5.1 line, whose drop-ins are the
-     * 5.3.3 line's methods. In the default run they would be measured twice (a row each under 5.3.3 and 5.5.1), which
-     * the summary cannot pair with their stock, and the run would take ~8 min more.
-     */
-    public static final List<LineMethods> QUOTABLE_ONLY = List.of(
+        new LineMethods("5.3.3", "upstream533", List.of("hotpath520", "hotpath533")),
         new LineMethods("5.5.1", "upstream551", List.of("hotpath520", "hotpath533")));
 
     public LineMethods {
@@ -36,19 +32,18 @@ public record LineMethods(String release, String stock, List<String> dropIns) {
         return stock.equals(method) || dropIns.contains(method);
     }
 
-    /** The line (of {@code lines}) whose stock or drop-in {@code method} is; empty for the other rows (floors, ...). */
-    public static Optional<LineMethods> of(String method, List<LineMethods> lines) {
-        return lines.stream().filter(l -> l.has(method)).findFirst();
+    /** The lines (of {@code lines}) whose stock or drop-in {@code method} is; none for the other rows (floors, ...). */
+    public static List<LineMethods> of(String method, List<LineMethods> lines) {
+        return lines.stream().filter(l -> l.has(method)).toList();
     }
 
-    /** The methods of the line {@code release}, default run or quotable-only. */
+    /** The methods of the line {@code release}. */
     public static Optional<LineMethods> forRelease(String release) {
-        return java.util.stream.Stream.concat(ALL.stream(), QUOTABLE_ONLY.stream()).filter(l -> l.release.equals(release))
-            .findFirst();
+        return ALL.stream().filter(l -> l.release.equals(release)).findFirst();
     }
 
-    /** A JMH regex matching the line's methods of the given benchmark classes (simple names), in any package. */
-    public String include(List<String> benchmarks) {
-        return "\\.(" + String.join("|", benchmarks) + ")\\.(" + stock + "|" + String.join("|", dropIns) + ")$";
+    /** Whether this line's drop-ins are {@code other}'s: then a default run measures the two lines in one part. */
+    public boolean sharesDropIns(LineMethods other) {
+        return dropIns.equals(other.dropIns);
     }
 }

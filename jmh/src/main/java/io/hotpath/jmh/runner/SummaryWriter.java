@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -17,8 +16,8 @@ import com.google.gson.JsonParser;
  * Turns JMH's {@code -rf json} output into a Markdown summary: a header describing the run, then per release line
  * ({@link LineMethods}) one table of its rows (its stock and its drop-ins, per benchmark and parameters) with score
  * (± error), B/op ({@code gc.alloc.rate.norm} from {@code -prof gc}) and the speed-up and B/op ratio against THAT
- * line's stock with the same benchmark and parameters from the same run; then the rows of no line (upstream551,
- * floors) without ratios. Every row whose error exceeds {@link #NOISY} of its score is marked, and the header counts
+ * line's stock with the same benchmark and parameters from the same run (a drop-in two lines share is in both
+ * tables); then the rows of no line (floors) without ratios. Every row whose error exceeds {@link #NOISY} of its score is marked, and the header counts
  * them.
  *
  * <p>Generic on purpose: it knows nothing of particular benchmarks, so any later {@code *Benchmark} class gets the
@@ -67,14 +66,16 @@ public final class SummaryWriter {
         int unknown = 0;
         for (JsonElement e : results) {
             JsonObject r = e.getAsJsonObject();
-            Optional<LineMethods> line = LineMethods.of(method(r), lines);
             if (isControl(r)) {
                 controls.add(r);
                 continue;
             }
-            if (line.isPresent()) {
-                byLine.computeIfAbsent(line.get(), k -> new ArrayList<>()).add(r);
-            } else {
+            // a drop-in shared by two lines (5.3.3's methods on 5.5.1) is in each line's table, against each stock
+            List<LineMethods> ofRow = LineMethods.of(method(r), lines);
+            for (LineMethods line : ofRow) {
+                byLine.computeIfAbsent(line, k -> new ArrayList<>()).add(r);
+            }
+            if (ofRow.isEmpty()) {
                 others.add(r);
             }
             noisy += noisy(r) ? 1 : 0;

@@ -28,8 +28,10 @@ class HeadlineTest {
     @Test
     void selectsEachLinesStockAndOneDropInOnEveryHeadlineBenchmarkWithOneParameterValue() throws Exception {
         CommandLineOptions all = defaultSelection();
-        // each line's rows and the two machine-control rows
-        assertThat(BenchmarkRunner.combinations(all)).isEqualTo(LineMethods.ALL.size() * PER_LINE + 2).isEqualTo(26);
+        // each line's rows (a drop-in two lines share once) and the two machine-control rows
+        int shared = LineMethods.ALL.size() - Headline.groups().size();
+        assertThat(BenchmarkRunner.combinations(all))
+            .isEqualTo(LineMethods.ALL.size() * PER_LINE - shared * Headline.BENCHMARKS.size() + 2).isEqualTo(30);
         for (LineMethods line : LineMethods.ALL) {
             List<String> methods = new ArrayList<>();
             for (BenchmarkListEntry e : entries(List.of(Headline.include(line)))) {
@@ -51,7 +53,7 @@ class HeadlineTest {
     @Test
     void runsTheControlBeforeTheFirstLineAndAfterEveryLineSoThatItsForksAddUpToALinesForkCount() throws Exception {
         List<Headline.Part> parts = Headline.parts();
-        assertThat(parts).hasSize(2 * LineMethods.ALL.size() + 1);
+        assertThat(parts).hasSize(2 * Headline.groups().size() + 1);
         for (int i = 0; i < parts.size(); i++) {
             Headline.Part part = parts.get(i);
             assertThat(part.control()).as("part %d", i).isEqualTo(i % 2 == 0);
@@ -62,11 +64,11 @@ class HeadlineTest {
             if (part.control()) {
                 assertThat(methods).hasSize(2).allMatch(m -> m.contains("." + Headline.CONTROL + "."));
             } else {
-                assertThat(part.include()).isEqualTo(Headline.include(LineMethods.ALL.get(i / 2)));
+                assertThat(part.include()).isEqualTo(Headline.include(Headline.groups().get(i / 2)));
             }
         }
         // the control's forks over the whole run: as many as a line's rows get in one part
-        assertThat(Headline.CONTROL_FORKS_PER_PART * (LineMethods.ALL.size() + 1))
+        assertThat(Headline.CONTROL_FORKS_PER_PART * (Headline.groups().size() + 1))
             .isEqualTo(RunPlan.plan(PER_LINE, "", "", "", "", "", "").forks);
     }
 
@@ -79,8 +81,8 @@ class HeadlineTest {
         assertThat(line.warmupMillis).isEqualTo(line.measurementMillis).isEqualTo(AbstractBenchmark.ITERATION_MILLIS).isEqualTo(1000);
         // 8 methods x 4 forks x ((8 + 4) x 1 s + 3 s fork start-up) = 480 s
         assertThat(line.estimateSeconds()).isEqualTo(480.0).isLessThanOrEqualTo(8 * 60);
-        // the three lines and the two control rows
-        assertThat(RunPlan.plan(3 * PER_LINE + 2, "", "", "", "", "", "").estimateSeconds()).isLessThanOrEqualTo(26 * 60);
+        // the four lines (28 rows: 5.5.1 adds its stock's 4) and the two control rows
+        assertThat(RunPlan.plan(3 * PER_LINE + 4 + 2, "", "", "", "", "", "").estimateSeconds()).isLessThanOrEqualTo(30 * 60);
     }
 
     @Test
@@ -110,9 +112,7 @@ class HeadlineTest {
     @Test
     void agreesWithWhatEachLinesPatchesQuote() {
         // two records of the same fact: LineMethods (the summary's and the default run's) and <line>.quotes
-        List<LineMethods> lines = new ArrayList<>(LineMethods.ALL);
-        lines.addAll(LineMethods.QUOTABLE_ONLY);
-        for (LineMethods line : lines) {
+        for (LineMethods line : LineMethods.ALL) {
             LineQuotes quotes = LineQuotes.load(line.release());
             for (String patch : quotes.patches()) {
                 for (LineQuotes.Comparison c : quotes.comparisons(patch)) {
@@ -124,11 +124,18 @@ class HeadlineTest {
     }
 
     @Test
-    void aQuotableOnlyLineIsFoundByReleaseButNotInTheDefaultRun() {
+    void measuresALineWhoseDropInsAnOlderLineHasInThatLinesPartWithEachDropInOnce() {
+        assertThat(Headline.groups()).extracting(g -> g.stream().map(LineMethods::release).toList())
+            .containsExactly(List.of("4.9.0"), List.of("4.9.8"), List.of("5.3.3", "5.5.1"));
+        Headline.Part both = Headline.parts().get(5);
+        assertThat(both.label()).isEqualTo("5.3.3 and 5.5.1 lines");
+        List<String> rows = entries(List.of(both.include())).stream().map(BenchmarkListEntry::getUsername).toList();
+        // per benchmark: the two stocks and the one drop-in both lines run, each once
+        assertThat(rows).hasSize(3 * Headline.BENCHMARKS.size()).doesNotHaveDuplicates();
+        assertThat(new TreeSet<>(rows.stream().map(n -> n.substring(n.lastIndexOf('.') + 1)).toList()))
+            .containsExactly("hotpath520", "hotpath533", "upstream533", "upstream551");
         assertThat(LineMethods.forRelease("5.5.1")).map(LineMethods::stock).contains("upstream551");
-        assertThat(LineMethods.forRelease("5.3.3")).map(LineMethods::stock).contains("upstream533");
         assertThat(LineMethods.forRelease("9.9.9")).isEmpty();
-        assertThat(Headline.parts()).extracting(Headline.Part::label).noneMatch(label -> label.startsWith("5.5.1"));
     }
 
     private static CommandLineOptions defaultSelection() throws CommandLineOptionException {

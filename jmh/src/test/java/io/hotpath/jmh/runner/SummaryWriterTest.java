@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The summary's grouping by release line, its ratios and its noise marks, on a small synthetic JMH JSON
- * (canned-lines-result.json: one parse benchmark with every line's rows, a floor and upstream551; one decode
- * benchmark whose line has no stock row; two rows of a machine-control benchmark). Nothing here measures speed.
+ * (canned-lines-result.json: one parse benchmark with every line's rows and a floor; one decode benchmark with
+ * 5.5.1's stock and the drop-in 5.5.1 shares with 5.3.3, whose stock it lacks; two rows of a machine-control benchmark). Nothing here measures speed.
  */
 class SummaryWriterTest {
 
@@ -120,11 +120,23 @@ class SummaryWriterTest {
         assertThat(summary).contains("## Rows of no line (no ratios)\n\n"
             + "| benchmark | parameters | method | ns/op | ± error | B/op |\n"
             + "|---|---|---|---:|---:|---:|\n"
-            + "| SampleParseBenchmark | corpus=large12 | floorNoScan | 50.0 | 1.00 (2 %) | 96 |\n"
-            + "| SampleParseBenchmark | corpus=large12 | upstream551 | 250.0 | n/a | 644 (forks 600...688) |\n"
-            + "| SampleDecodeBenchmark | header=V2 | upstream551 | 84.0 | 2.00 (2 %) | n/a |\n");
+            + "| SampleParseBenchmark | corpus=large12 | floorNoScan | 50.0 | 1.00 (2 %) | 96 |\n\n");
         assertThat(summary.indexOf("## 4.9.0")).isLessThan(summary.indexOf("## 4.9.8"));
         assertThat(summary.indexOf("## 4.9.8")).isLessThan(summary.indexOf("## 5.3.3"));
+        assertThat(summary.indexOf("## 5.3.3")).isLessThan(summary.indexOf("## 5.5.1"));
+        assertThat(summary.indexOf("## 5.5.1")).isLessThan(summary.indexOf("## Rows of no line"));
+    }
+
+    @Test
+    void comparesADropInTwoLinesShareWithEachLinesOwnStock() {
+        // hotpath520 and hotpath533 are the 5.3.3 line's and the 5.5.1 line's: one row each, in both tables (5.3.3's above)
+        assertThat(summary).contains("## 5.5.1 line: hotpath520, hotpath533 vs upstream551\n\n"
+            + "| benchmark | parameters | method | ns/op | ± error | B/op | speed-up vs upstream551 | B/op vs upstream551 |\n"
+            + "|---|---|---|---:|---:|---:|---:|---:|\n"
+            + "| SampleParseBenchmark | corpus=large12 | upstream551 | 250.0 | n/a | 644 (forks 600...688) | 1.00x | 1.00x |\n"
+            + "| SampleParseBenchmark | corpus=large12 | hotpath520 | 100.0 | 1.00 (1 %) | 0 | 2.50x | 0.00x |\n"
+            + "| SampleDecodeBenchmark | header=V2 | upstream551 | 84.0 | 2.00 (2 %) | n/a | 1.00x | n/a |\n"
+            + "| SampleDecodeBenchmark | header=V2 | hotpath533 | 42.0 | 1.00 (2 %) | n/a | 2.00x | n/a |\n");
     }
 
     @Test
