@@ -254,8 +254,7 @@ public final class BenchmarkRunner {
             int n = combinations(new CommandLineOptions(argv.toArray(new String[0])));
             double seconds = RunPlan.plan(n, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
                 prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), "").estimateSeconds();
-            parts.add(group.stream().map(LineMethods::release).collect(Collectors.joining(" and ")) + ": " + n
-                + " methods ~" + RunPlan.duration(seconds));
+            parts.add(Headline.releases(group) + ": " + n + " methods ~" + RunPlan.duration(seconds));
         }
         return String.join("; ", parts);
     }

@@ -59,10 +59,10 @@ public final class Headline {
         return !m.equals("full") && !ownSelection;
     }
 
-    /** The default run's JMH selection: one include per line, one value per parameter. */
+    /** The default run's JMH selection: one include per part's lines ({@link #groups()}), one value per parameter. */
     static void select(JmhArguments args) {
-        for (LineMethods line : LineMethods.ALL) {
-            args.include(include(line));
+        for (List<LineMethods> group : groups()) {
+            args.include(include(group));
         }
         args.include(controlInclude());
         for (Map.Entry<String, String> p : PARAMS.entrySet()) {
@@ -92,8 +92,7 @@ public final class Headline {
         List<Part> parts = new ArrayList<>();
         parts.add(new Part("control, before the first line", controlInclude(), true));
         for (List<LineMethods> group : groups()) {
-            String label = group.stream().map(LineMethods::release).collect(Collectors.joining(" and "))
-                + (group.size() == 1 ? " line" : " lines");
+            String label = releases(group) + (group.size() == 1 ? " line" : " lines");
             parts.add(new Part(label, include(group), false));
             parts.add(new Part("control, after the " + label, controlInclude(), true));
         }
@@ -112,6 +111,11 @@ public final class Headline {
             }
         }
         return groups;
+    }
+
+    /** The group's releases as the run's progress lines and summary name it: "5.3.3 and 5.5.1". */
+    static String releases(List<LineMethods> group) {
+        return group.stream().map(LineMethods::release).collect(Collectors.joining(" and "));
     }
 
     /** The JMH include of the control rows. */
