@@ -175,7 +175,8 @@ public final class BrokerDistBuilder {
                 ? new UpstreamTestReport.Listed(listed.get("stock"), listed.get("patched")) : UpstreamTestReport.Listed.NONE;
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
                 selection.leftOut(line), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
-                .withFailureMessages(patchedFailureMessages).withCascadeReruns(cascadeReruns);
+                .withFailureMessages(patchedFailureMessages).withCascadeReruns(cascadeReruns)
+                .withTestsOf(line.tree().testsRelease(release));
             report.write(work);
             testReport = work.resolve("upstream-tests.md");
             System.out.println(report.markdown());

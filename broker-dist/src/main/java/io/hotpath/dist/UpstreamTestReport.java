@@ -42,10 +42,13 @@ import java.util.TreeSet;
  * @param seconds        tree -> how long upstream's tests took on it (empty when not measured)
  * @param cascadeReruns  the classes run again, alone, because upstream's skipAfterFailureCount=1 skipped them after a
  *                       module's first failure on a tree (see SkipCascade); their reports are the rerun's
+ * @param testsOf        the release whose unit tests ran: the line's own, or for a tree assembled from Central (which
+ *                       publishes no tests) its skeleton's
  */
 public record UpstreamTestReport(String release, String mode, Map<String, ModuleCounts> modules, List<String> newFailures,
                                  List<String> missingReports, List<String> stockFailures, List<String> flaky,
-                                 Map<String, String> excluded, Map<String, Long> seconds, List<String> cascadeReruns) {
+                                 Map<String, String> excluded, Map<String, Long> seconds, List<String> cascadeReruns,
+                                 String testsOf) {
 
     /** Counts of one module on one tree; passed includes flaky. */
     public record Counts(int run, int passed, int failed, int skipped) {
@@ -150,19 +153,25 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             }
         }
         return new UpstreamTestReport(release, listed.targeted() ? "ci" : "full", modules, newFailures, missingReports,
-            stockFailures, flaky, excluded, Map.of(), List.of());
+            stockFailures, flaky, excluded, Map.of(), List.of(), release);
+    }
+
+    /** The same report with the release whose tests ran, when not the line's own (an assembled tree's skeleton). */
+    public UpstreamTestReport withTestsOf(String testsRelease) {
+        return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded, seconds,
+            cascadeReruns, testsRelease);
     }
 
     /** The same report with how long the tests took on each tree. */
     public UpstreamTestReport withSeconds(Map<String, Long> secondsPerTree) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
-            Map.copyOf(secondsPerTree), cascadeReruns);
+            Map.copyOf(secondsPerTree), cascadeReruns, testsOf);
     }
 
     /** The same report with the classes run again after a skip cascade. */
     public UpstreamTestReport withCascadeReruns(List<String> reruns) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
-            seconds, List.copyOf(reruns));
+            seconds, List.copyOf(reruns), testsOf);
     }
 
     /**
@@ -176,7 +185,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             return message == null ? failure : failure + ": " + message;
         }).toList();
         return new UpstreamTestReport(release, mode, modules, explained, missingReports, stockFailures, flaky, excluded, seconds,
-            cascadeReruns);
+            cascadeReruns, testsOf);
     }
 
     private static List<String> unreported(String module, String tree, List<String> classes,
@@ -223,7 +232,10 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
     /** The table {@code bin/hotpath build-broker} prints. */
     public String markdown() {
         StringBuilder md = new StringBuilder()
-            .append("Upstream ").append(release).append("'s own unit tests, stock tree vs patched tree (upstream's Maven build; ")
+            .append(testsOf.equals(release) ? "Upstream " + release + "'s own unit tests"
+                : "Upstream " + testsOf + "'s unit tests on the " + release + " tree (Central publishes no " + release
+                  + " tests: the line's tree.deviation.tests)")
+            .append(", stock tree vs patched tree (upstream's Maven build; ")
             .append(mode.equals("ci") ? "the line's listed test classes, upstream.tests.ci.*" : "every test of the modules")
             .append(")\n\n")
             .append("| module | stock run | stock passed | stock failed | stock skipped | patched run | patched passed | patched failed | patched skipped |\n")
@@ -267,6 +279,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
 
     public String json() {
         StringBuilder json = new StringBuilder("{\n  \"release\": ").append(Json.string(release))
+            .append(",\n  \"testsOf\": ").append(Json.string(testsOf))
             .append(",\n  \"mode\": ").append(Json.string(mode))
             .append(",\n  \"passed\": ").append(passed()).append(",\n  \"seconds\": {");
         String sep0 = "";

@@ -35,6 +35,17 @@ class UpstreamTestReportTest {
     }
 
     @Test
+    void theTitleNamesWhoseTestsRanWhenTheyAreNotTheLinesOwn() {
+        Map<String, Map<String, SurefireReports.Outcome>> outcomes = Map.of("store", outcomes("A#a", PASSED));
+        UpstreamTestReport own = UpstreamTestReport.compare("5.3.3", outcomes, outcomes, Map.of());
+        UpstreamTestReport skeleton = UpstreamTestReport.compare("5.5.1", outcomes, outcomes, Map.of()).withTestsOf("5.3.3");
+        assertThat(own.markdown()).startsWith("Upstream 5.3.3's own unit tests, stock tree vs patched tree");
+        assertThat(skeleton.markdown()).startsWith("Upstream 5.3.3's unit tests on the 5.5.1 tree (Central publishes no 5.5.1 tests")
+            .doesNotContain("5.5.1's own");
+        assertThat(skeleton.json()).contains("\"release\": \"5.5.1\"", "\"testsOf\": \"5.3.3\"");
+    }
+
+    @Test
     void stockFailuresAndRerunsNeededOnBothTreesAreReportedButAreNoNewFailure() {
         Map<String, SurefireReports.Outcome> stock = outcomes("A#a", FAILED, "A#b", FLAKY, "A#c", SKIPPED);
         Map<String, SurefireReports.Outcome> patched = outcomes("A#a", FAILED, "A#b", FLAKY, "A#c", SKIPPED);

@@ -61,6 +61,14 @@ public record TreeSource(String archive, List<CentralModule> modules, String edi
         return !modules.isEmpty();
     }
 
+    /**
+     * The release whose unit tests the tree has: {@code release} itself for a real source release, the skeleton's for an
+     * assembled tree (Central publishes no tests; its {@code tree.tests.<dir>} are the skeleton's classes).
+     */
+    public String testsRelease(String release) {
+        return assembled() ? archive.split(":")[2] : release;
+    }
+
     /** What a build fetches from Maven Central to have the tree: the archive, and each module's pom and sources. */
     public List<String> artifacts() {
         List<String> all = new ArrayList<>(List.of(archive));

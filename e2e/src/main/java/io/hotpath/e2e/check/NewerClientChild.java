@@ -6,6 +6,7 @@ import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.LedgerFile;
 import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.node.LocalCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,9 @@ import org.apache.rocketmq.common.message.Message;
 public final class NewerClientChild {
 
     private static final Duration VERIFY_TIMEOUT = Duration.ofMinutes(1);
+    /** Sends to the probe topic that must be answered before the counted sends: 2 queues, one per master, round-robin. */
+    static final int WARMUP_ANSWERS = 4;
+    private static final Duration WARMUP_TIMEOUT = Duration.ofMinutes(1);
 
     private NewerClientChild() {
     }
@@ -80,6 +84,7 @@ public final class NewerClientChild {
         producer.setCompressMsgBodyOverHowmuch(Integer.MAX_VALUE);
         producer.start();
         try {
+            warmUp(producer);
             for (int seq = 0; seq < singles; seq++) {
                 long begin = System.nanoTime();
                 try {
@@ -104,5 +109,36 @@ public final class NewerClientChild {
             producer.shutdown();
         }
         return ledger;
+    }
+
+    /**
+     * A cold client JVM's first requests (class loading, the remoting codec, its first connections) can outlast the client's
+     * 3 s timeouts while the cluster, the relay and another client JVM share this machine's 2 cores: the first one or two
+     * counted sends failed that way, stock and patched alike (the route query to the name server timed out, or the first
+     * send was stored but answered after the client had given up). So the child first sends to the cluster's probe topic,
+     * uncounted, until {@value #WARMUP_ANSWERS} sends were answered (any status: under an injected fault a master may
+     * answer non-OK) or {@link #WARMUP_TIMEOUT} passed. The counted sends keep upstream's default timeouts, and every one of
+     * them that fails still fails the run.
+     */
+    private static void warmUp(DefaultMQProducer producer) {
+        long start = System.nanoTime();
+        long deadline = start + WARMUP_TIMEOUT.toNanos();
+        int answered = 0;
+        int attempts = 0;
+        Exception last = null;
+        while (answered < WARMUP_ANSWERS && System.nanoTime() < deadline) {
+            attempts++;
+            try {
+                producer.send(new Message(LocalCluster.WARMUP_TOPIC, "client warm-up".getBytes(StandardCharsets.UTF_8)));
+                answered++;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                last = e;
+            }
+        }
+        Console.progress("warm-up on %s (not counted): %d of %d sends answered in %.1f s%s", LocalCluster.WARMUP_TOPIC, answered,
+            attempts, (System.nanoTime() - start) / 1e9, last == null ? "" : "; last failure: " + last);
     }
 }
