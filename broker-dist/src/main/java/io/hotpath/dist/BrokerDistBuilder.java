@@ -176,7 +176,7 @@ public final class BrokerDistBuilder {
             UpstreamTestReport report = UpstreamTestReport.compare(release, outcomes.get("stock"), outcomes.get("patched"),
                 selection.leftOut(line), line.knownFlaky(), listedClasses).withSeconds(testSeconds)
                 .withFailureMessages(patchedFailureMessages).withCascadeReruns(cascadeReruns)
-                .withTestsOf(line.tree().testsRelease(release));
+                .withTestsOf(line.tree().archiveVersion());
             report.write(work);
             testReport = work.resolve("upstream-tests.md");
             System.out.println(report.markdown());

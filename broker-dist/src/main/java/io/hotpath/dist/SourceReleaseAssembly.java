@@ -131,7 +131,7 @@ public final class SourceReleaseAssembly {
         FileTrees.deleteRecursively(dir);
         Path root = dir.resolve("rocketmq-all-" + line.release());
         Files.createDirectories(root);
-        String skeletonVersion = tree.archive().split(":")[2];
+        String skeletonVersion = tree.archiveVersion();
         String top = "rocketmq-all-" + skeletonVersion + "/";
         Map<String, String> centralPoms = new LinkedHashMap<>();
         for (TreeSource.CentralModule m : tree.modules()) {

@@ -62,11 +62,12 @@ public record TreeSource(String archive, List<CentralModule> modules, String edi
     }
 
     /**
-     * The release whose unit tests the tree has: {@code release} itself for a real source release, the skeleton's for an
-     * assembled tree (Central publishes no tests; its {@code tree.tests.<dir>} are the skeleton's classes).
+     * The version of {@link #archive}: the line's own release for a real source release, the skeleton's for an assembled
+     * tree. So also the release whose unit tests the tree has (Central publishes no tests; an assembled tree's
+     * {@code tree.tests.<dir>} are the skeleton's classes).
      */
-    public String testsRelease(String release) {
-        return assembled() ? archive.split(":")[2] : release;
+    public String archiveVersion() {
+        return archive.split(":")[2];
     }
 
     /** What a build fetches from Maven Central to have the tree: the archive, and each module's pom and sources. */

@@ -31,7 +31,7 @@ class TreeSourceTest {
         assertThat(tree.assembled()).isFalse();
         assertThat(tree.artifacts()).containsExactly("org.apache.rocketmq:rocketmq-all:5.3.3:zip:source-release");
         assertThat(tree.deviations()).isEmpty();
-        assertThat(tree.testsRelease("5.3.3")).isEqualTo("5.3.3");
+        assertThat(tree.archiveVersion()).as("the release's own tests").isEqualTo("5.3.3");
     }
 
     @Test
@@ -49,7 +49,7 @@ class TreeSourceTest {
         assertThat(line.testedModules()).isEmpty();
         assertThat(tree.tests()).isEmpty();
         assertThat(tree.testEdits()).isNull();
-        assertThat(tree.testsRelease("5.5.1")).as("the skeleton's tests, not 5.5.1's").isEqualTo("5.3.3");
+        assertThat(tree.archiveVersion()).as("the skeleton's tests, not 5.5.1's").isEqualTo("5.3.3");
     }
 
     @Test
