@@ -27,6 +27,7 @@ public final class Hotpath {
           profile        async-profiler flame graphs of benchmarks and live brokers (bin/hotpath profile --help)
           patches        patches regenerate [--line R]: re-make a line's patches from our modules and upstream's source release
           prepare        prepare smoke|campaign [options]: check a run's options, build the distributions it needs, run nothing
+          verdicts       committed campaign files judged again by today's verdict rules (bin/hotpath verdicts --help)
 
         Every command prints a one-line error and exits non-zero on bad input (2) or a failed run (1).
         """;
@@ -57,6 +58,7 @@ public final class Hotpath {
                 case "jmh" -> Jmh.run(root, rest, maven, typed(args));
                 case "profile" -> Profile.run(root, rest);
                 case "patches" -> Patches.run(root, rest, maven);
+                case "verdicts" -> Verdicts.run(root, rest, typed(args));
                 case "-h", "--help", "help" -> {
                     System.out.print(USAGE);
                     yield 0;

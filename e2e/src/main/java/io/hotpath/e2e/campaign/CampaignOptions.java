@@ -52,12 +52,15 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             With --lines the arms are the stock and patched builds of every line named ("4.9.0 stock", "4.9.0 patched",
             "4.9.8 stock", ...): each round runs every arm once on the same seeded messages, in that order on odd rounds
             and in reverse on even ones.
-            Writes e2e/target/e2e/campaign-<timestamp>/ with campaign.json, report.md (medians, min-max, the
-            ratio of every arm to the first, and per metric whether the difference exceeds the spread between
-            rounds of one arm; the masters' CPU per thread group) and PNG charts. Exits non-zero on any lost
-            message.
+            Writes e2e/target/e2e/campaign-<timestamp>/ with campaign.json, report.md (over the rounds that count:
+            passed, lossless, quiet machine, masters' JIT below 5 % of their CPU; medians, min-max, the ratio of
+            every arm to the first, an exact permutation p per metric with Holm's correction over the metrics, and
+            a verdict: "resolved" needs >= 5 counted rounds per arm, ranges apart and Holm-adjusted p <= 0.05,
+            which over 15 metrics takes >= 6 counted rounds per arm; fewer is "indicative"; the masters' CPU per
+            thread group) and PNG charts. Exits non-zero on any lost message.
 
-              --rounds K      rounds per distribution and scenario                       [default: 3]
+              --rounds K      rounds per distribution and scenario (a quick look; a verdict
+                              needs 6+ counted rounds, e.g. --rounds 7 --warmup 180 --warmup-jit 5)  [default: 3]
               --threads L     comma-separated sender thread counts                       [default: 16]
               --sizes L       comma-separated body sizes in bytes                        [default: 1024]
               --queues N      queues of the test topic on each master                    [default: 8]
@@ -103,7 +106,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             smoke's extra phases) ~ 11 min; --lines with two lines: 4 arms, ~22 min.""";
 
     public static CampaignOptions parse(String... args) {
-        // 3 vs 3 rounds: equal arms separate by chance 1 time in 10 (2 vs 2: 1 in 3)
+        // a quick look: 3 vs 3 rounds can only be "indicative" (CampaignVerdicts)
         int rounds = 3;
         List<Integer> threads = List.of(16);
         List<Integer> sizes = List.of(1024);

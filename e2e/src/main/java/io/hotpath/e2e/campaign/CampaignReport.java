@@ -1,6 +1,7 @@
 package io.hotpath.e2e.campaign;
 
 import com.google.gson.Gson;
+import io.hotpath.e2e.campaign.CampaignVerdicts.Comparison;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.run.RoundResult;
@@ -8,7 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.function.Function;
@@ -16,12 +19,9 @@ import java.util.function.Function;
 /**
  * The arms of a campaign over its rounds (stock vs patched of one line, or stock and patched of several lines):
  * per scenario and metric each arm's median, min-max, and the ratio of its median to the baseline's (the first
- * arm), with whether the difference is resolvable: only when the two arms' min-max ranges do not overlap and
- * the medians differ by more than the larger relative spread of one arm (its A/A spread, the round-to-round
- * noise). With one round per arm nothing is resolvable, and the report says so. CPU figures of a round where
- * other processes used the machine ({@link RunMetrics#busyMachine()}) are dropped; a round whose other-process CPU
- * could not be measured is "unknown", never quiet, and the report counts those. Every round's failed sends are listed
- * by reason, expected by its fault or not ({@link FailedSends}).
+ * arm), with the verdict of {@link CampaignVerdicts}: only passing, lossless, warm rounds on a quiet machine count,
+ * and every other round is listed with why. Every round's failed sends are listed by reason, expected by its fault
+ * or not ({@link FailedSends}).
  */
 public final class CampaignReport {
 
@@ -29,17 +29,8 @@ public final class CampaignReport {
     public record ArmRound(String scenario, int round, Arm arm, RoundResult result) {
     }
 
-    /** What the report compares; {@code cpu} metrics are dropped for rounds on a busy machine. */
+    /** What the report compares; {@code cpu}: a figure that other processes on the machine would disturb. */
     record Metric(String key, String label, String unit, boolean cpu, Function<RoundResult, Double> value) {
-    }
-
-    /**
-     * One metric of one arm in one scenario, as campaign.json lists it. {@code aaSpread}: the larger relative
-     * min-max spread of the arm's and the baseline's rounds; the baseline's own entry has its own spread, no
-     * ratio and no verdict. A figure without rounds is absent (null).
-     */
-    record Comparison(String scenario, String metric, String unit, String arm, int rounds, Double median, Double min, Double max,
-                      Double ratioToBaseline, Double aaSpread, Boolean resolved, String verdict) {
     }
 
     /** A chart file and the metric it draws, one bar per arm. */
@@ -97,6 +88,7 @@ public final class CampaignReport {
     private final List<ArmRound> rounds;
     private final List<ArmRound> profiled;
     private final List<Arm> arms;
+    private final CampaignVerdicts verdicts;
 
     /** {@code arms} in report order; the first is the baseline of every ratio. */
     public CampaignReport(List<ArmRound> rounds, List<Arm> arms) {
@@ -111,25 +103,26 @@ public final class CampaignReport {
         this.rounds = List.copyOf(rounds);
         this.profiled = List.copyOf(profiled);
         this.arms = List.copyOf(arms);
+        this.verdicts = new CampaignVerdicts(this.rounds.stream().map(CampaignReport::figures).toList(), labels(), METRICS);
+    }
+
+    /** What the statistics know of a round. */
+    static RoundFigures figures(ArmRound round) {
+        RoundResult result = round.result();
+        Map<String, Double> figures = new LinkedHashMap<>();
+        METRICS.forEach(metric -> figures.put(metric.key(), metric.value().apply(result)));
+        RunMetrics metrics = result.metrics();
+        Double jit = metrics == null || metrics.masterJitShare() < 0 ? null : metrics.masterJitShare();
+        return new RoundFigures(round.scenario(), round.round(), round.arm().label(), result.passed(), result.delivery().lost(),
+                machine(round).label(), jit, figures);
     }
 
     List<Double> values(String scenario, Arm arm, Metric metric) {
-        List<Double> values = new ArrayList<>();
-        for (ArmRound round : rounds(scenario, arm)) {
-            Double value = metric.value().apply(round.result());
-            if (value != null && !(metric.cpu() && busy(round))) {
-                values.add(value);
-            }
-        }
-        return values.stream().sorted().toList();
+        return verdicts.values(scenario, arm.label(), metric.key());
     }
 
     private List<ArmRound> rounds(String scenario, Arm arm) {
         return rounds.stream().filter(r -> r.scenario().equals(scenario) && r.arm().equals(arm)).toList();
-    }
-
-    private static boolean busy(ArmRound round) {
-        return machine(round) == RunMetrics.MachineLoad.BUSY;
     }
 
     /** A round without cost figures is as unknown as one whose other-process CPU could not be measured. */
@@ -143,24 +136,7 @@ public final class CampaignReport {
 
     /** Every metric of every arm in {@code scenario}, metric by metric, arms in report order. */
     List<Comparison> comparisons(String scenario) {
-        List<Comparison> out = new ArrayList<>();
-        for (Metric metric : METRICS) {
-            List<Double> baseline = values(scenario, arms.get(0), metric);
-            for (Arm arm : arms) {
-                List<Double> values = values(scenario, arm, metric);
-                boolean any = !values.isEmpty();
-                Double median = any ? ArmStatistics.median(values) : null;
-                boolean isBaseline = arm.equals(arms.get(0));
-                boolean ratio = !isBaseline && any && !baseline.isEmpty() && ArmStatistics.median(baseline) != 0;
-                boolean spread = any && (isBaseline || !baseline.isEmpty());
-                out.add(new Comparison(scenario, metric.key(), metric.unit(), arm.label(), values.size(), median,
-                        any ? values.get(0) : null, any ? values.get(values.size() - 1) : null,
-                        ratio ? median / ArmStatistics.median(baseline) : null,
-                        spread ? (isBaseline ? ArmStatistics.relativeSpread(values) : ArmStatistics.aaSpread(baseline, values)) : null,
-                        isBaseline ? null : ArmStatistics.resolved(baseline, values), isBaseline ? null : ArmStatistics.verdict(baseline, values)));
-            }
-        }
-        return out;
+        return verdicts.comparisons(scenario);
     }
 
     private boolean oneLine() {
@@ -182,24 +158,18 @@ public final class CampaignReport {
         out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %s discarded, measured %d s per round, %s."
                         + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmup().describe(), options.seconds(),
                 options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)", arms.get(0).label()));
-        out.append("A difference counts as resolved only when the arm's and the baseline's min-max ranges do not overlap and"
-                + " the medians differ by more than the larger relative min-max spread of the two (A/A spread). CPU figures of"
-                + " rounds on a busy machine are dropped. Separated ranges can happen by chance with few rounds: each such"
-                + " verdict gives the probability that two equal arms would separate as far (2 / C(n + m, n)); a metric"
-                + " measured exactly (CommitLog bytes) needs no such caution.");
-        out.append(arms.size() > 2 ? " With " + (arms.size() - 1) + " arms against one baseline, the chance that any of"
-                + " them separates by chance is up to " + (arms.size() - 1) + " times that p.\n" : "\n");
+        out.append(rules(options.rounds()));
+        out.append(arms.size() > 2 ? " Each of the " + (arms.size() - 1) + " arms is corrected over its own metrics; across arms"
+                + " the chance that some equal arm resolves by chance is up to " + (arms.size() - 1) + " times the level.\n" : "\n");
         out.append(machineLine());
         out.append(failedSendsLine(options));
-        out.append("What to expect: the patched hot paths save a few hundred ns per message, under 1 % of a master's CPU per"
-                + " message, so CPU and TPS differences between a line's stock and patched builds are expected to stay within"
-                + " the A/A spread; CommitLog bytes and allocated bytes per message are the metrics that must resolve.");
-        out.append(oneLine() ? "\n" : " Between lines, upstream's own changes come on top.\n");
+        out.append(exclusionsLine());
         for (String scenario : scenarios()) {
             out.append("\n## ").append(scenario).append("\n\n");
             List<Comparison> comparisons = comparisons(scenario);
             figures(out, scenario, comparisons, options.rate() == 0);
             ratios(out, comparisons);
+            excludedRounds(out, scenario);
             out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
             out.append('\n').append(ThreadGroupTable.switchesMarkdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
             List<ArmRound> scenarioProfiled = profiled.stream().filter(r -> r.scenario().equals(scenario)).toList();
@@ -241,10 +211,8 @@ public final class CampaignReport {
             for (int a = 0; a < arms.size(); a++) {
                 // comparisons() lists metric by metric, each with every arm in report order
                 Comparison c = comparisons.get(m * arms.size() + a);
-                long dropped = metric.cpu() ? rounds(scenario, arms.get(a)).stream().filter(CampaignReport::busy).count() : 0;
-                row.add(c.median() == null ? (dropped > 0 ? "n/a (" + dropped + " busy rounds dropped)" : "n/a")
-                        : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(c.median()), num(c.min()), num(c.max()), c.rounds())
-                            + (dropped > 0 ? ", " + dropped + " busy dropped" : ""));
+                row.add(c.median() == null ? "n/a" : String.format(Locale.ROOT, "%s [%s-%s] (%d)", num(c.median()), num(c.min()),
+                        num(c.max()), c.rounds()));
             }
             out.append(row);
         }
@@ -255,8 +223,8 @@ public final class CampaignReport {
             lost.add(total + " in " + armRounds.size() + " rounds" + (total == 0 ? "" : " (FAIL)"));
         }
         out.append(lost);
-        // how warm each arm's masters were: a round whose JIT compiler still used a good share of the masters' CPU
-        // measured compilation too (its CPU figures stay in, and the count says how many)
+        // how warm each arm's masters were, over every round: a round whose JIT compiler still used a good share of the
+        // masters' CPU measured compilation too, and does not count
         StringJoiner jit = new StringJoiner(" | ", "| JIT compiler (% of master CPU; warm below "
                 + Math.round(100 * RunMetrics.WARM_JIT_SHARE) + ") | ", " |\n");
         for (Arm arm : arms) {
@@ -304,15 +272,52 @@ public final class CampaignReport {
         }
         StringBuilder out = new StringBuilder();
         if (busy > 0) {
-            out.append(busy).append(" of ").append(rounds.size()).append(" rounds ran while other processes used noticeable CPU: their"
-                    + " CPU figures are dropped, and TPS / latency of the whole campaign are not quotable.");
+            out.append(busy).append(" of ").append(rounds.size()).append(" rounds ran while other processes used noticeable CPU: they"
+                    + " do not count.");
         }
         if (unknown > 0) {
             out.append(busy > 0 ? " " : "").append(unknown).append(" of ").append(rounds.size()).append(" rounds ran on a machine whose"
-                    + " other processes' CPU could not be measured (machine \"unknown\" below): they are not known to be quiet; their"
-                    + " CPU figures are kept, so a difference that rests on them is not confirmed.");
+                    + " other processes' CPU could not be measured (machine \"unknown\" below): they are not known to be quiet and do"
+                    + " not count.");
         }
         return out.append('\n').toString();
+    }
+
+    /** The rules of {@link CampaignVerdicts} in words, and what they make of this campaign's round count. */
+    private static String rules(int roundsPerArm) {
+        String rules = String.format(Locale.ROOT, "Only rounds that passed, lost nothing, ran on a quiet machine and were warm (the masters'"
+                + " JIT below %.0f %% of their CPU) count; the others are listed under each scenario with why. A difference is"
+                + " **resolved** only with at least %d counted rounds per arm, min-max ranges apart, and an exact permutation p"
+                + " (difference of means) at most %.2f after Holm's correction over the metrics compared for that arm; ranges"
+                + " apart without the rest is **indicative**, overlapping ranges **not resolvable**. p is printed beside every"
+                + " verdict.", 100 * RunMetrics.WARM_JIT_SHARE, CampaignVerdicts.MIN_ROUNDS, CampaignVerdicts.ALPHA);
+        int family = METRICS.size();
+        int needed = CampaignVerdicts.MIN_ROUNDS;
+        while (PermutationTest.smallestP(needed, needed) * family > CampaignVerdicts.ALPHA) {
+            needed++;
+        }
+        return rules + String.format(Locale.ROOT, " With %d metrics, n vs n counted rounds can reach p = %s at best: a difference"
+                + " on every metric resolves only from %d counted rounds per arm.", family,
+                CampaignVerdicts.pValue(PermutationTest.smallestP(roundsPerArm, roundsPerArm)), needed);
+    }
+
+    /** How many rounds do not count, in one sentence. */
+    private String exclusionsLine() {
+        int excluded = verdicts.exclusions().size();
+        return excluded == 0 ? "Every round counts.\n" : excluded + " of " + rounds.size() + " rounds do not count (listed under their"
+                + " scenario with why).\n";
+    }
+
+    /** The rounds of {@code scenario} that do not count, with why; nothing when all count. */
+    private void excludedRounds(StringBuilder out, String scenario) {
+        List<CampaignVerdicts.Exclusion> excluded = verdicts.exclusions().stream().filter(e -> e.scenario().equals(scenario)).toList();
+        if (excluded.isEmpty()) {
+            return;
+        }
+        out.append("\nRounds not counted:\n\n| round | arm | why |\n|---:|---|---|\n");
+        for (CampaignVerdicts.Exclusion e : excluded) {
+            out.append(String.format(Locale.ROOT, "| %d | %s | %s |%n", e.round(), e.arm(), String.join("; ", e.why())));
+        }
     }
 
     /** The campaign's failed sends in one sentence: none, or how many rounds had unexpected ones. */
@@ -353,22 +358,25 @@ public final class CampaignReport {
 
     /** Every other arm against the baseline, metric by metric: the ratio of medians and the verdict beside it. */
     private void ratios(StringBuilder out, List<Comparison> comparisons) {
-        out.append("\nAgainst ").append(arms.get(0).label()).append(": ratio of medians, and the verdict on the difference against"
-                + " the A/A spread (the larger relative min-max spread between rounds of the arm or of the baseline).\n\n");
-        out.append("| metric | arm | ratio | verdict |\n|---|---|---:|---|\n");
+        out.append("\nAgainst ").append(arms.get(0).label()).append(": ratio of medians over counted rounds, the A/A spread (the"
+                + " larger relative min-max spread of the arm's or the baseline's rounds), the permutation p and the verdict.\n\n");
+        out.append("| metric | arm | ratio | A/A spread | p | p (Holm) | verdict |\n|---|---|---:|---:|---:|---:|---|\n");
         for (Comparison c : comparisons) {
             if (c.verdict() == null) {
                 continue;
             }
             Metric metric = metric(c.metric());
-            out.append(String.format(Locale.ROOT, "| %s (%s) | %s | %s | %s |%n", metric.label(), metric.unit(), c.arm(),
-                    c.ratioToBaseline() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", c.ratioToBaseline()), c.verdict()));
+            out.append(String.format(Locale.ROOT, "| %s (%s) | %s | %s | %s | %s | %s | %s |%n", metric.label(), metric.unit(), c.arm(),
+                    c.ratioToBaseline() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", c.ratioToBaseline()),
+                    c.aaSpread() == null ? "n/a" : String.format(Locale.ROOT, "%.1f %%", 100 * c.aaSpread()),
+                    c.p() == null ? "n/a" : CampaignVerdicts.pValue(c.p()), c.pHolm() == null ? "n/a" : CampaignVerdicts.pValue(c.pHolm()),
+                    c.verdict()));
         }
     }
 
-    /** The rounds of an arm whose masters' thread figures count: measured, and not on a busy machine (CPU figures). */
+    /** The counted rounds of an arm that have the masters' thread figures. */
     private List<RunMetrics> threadRuns(String scenario, Arm arm) {
-        return rounds(scenario, arm).stream().filter(r -> !busy(r)).map(r -> r.result().metrics())
+        return rounds(scenario, arm).stream().filter(r -> figures(r).counts()).map(r -> r.result().metrics())
                 .filter(m -> m != null && !m.masterThreadMicrosPerMessage().isEmpty()).toList();
     }
 
@@ -427,6 +435,10 @@ public final class CampaignReport {
         head.add("\"lines\": " + GSON.toJson(arms.stream().map(Arm::line).distinct().toList()));
         head.add("\"arms\": " + GSON.toJson(labels()));
         head.add("\"baseline\": " + GSON.toJson(arms.get(0).label()));
+        head.add("\"verdictRules\": " + GSON.toJson(Map.of("minRoundsPerArm", CampaignVerdicts.MIN_ROUNDS, "alpha", CampaignVerdicts.ALPHA,
+                "test", "exact two-sided permutation test of the difference of means, Holm over each arm's metrics",
+                "counted", "passed, lost nothing, quiet machine, masters' JIT below " + RunMetrics.WARM_JIT_SHARE + " of their CPU")));
+        head.add("\"excludedRounds\": " + GSON.toJson(verdicts.exclusions()));
         return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
                         + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s,"
                         + "\n  \"profiledRounds\": %s\n}\n",

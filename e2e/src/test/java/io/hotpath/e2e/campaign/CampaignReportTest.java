@@ -7,7 +7,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.hotpath.e2e.campaign.CampaignReport.ArmRound;
-import io.hotpath.e2e.campaign.CampaignReport.Comparison;
+import io.hotpath.e2e.campaign.CampaignVerdicts.Comparison;
 import io.hotpath.e2e.measure.AllocationSites;
 import io.hotpath.e2e.run.SyntheticResults.Figures;
 import io.hotpath.e2e.run.SyntheticResults;
@@ -74,24 +74,28 @@ class CampaignReportTest {
         assertThat(baseline.aaSpread()).isCloseTo(4.0 / 102, Offset.offset(1e-9));
         assertThat(baseline.verdict()).isNull();
 
+        // ranges apart, but 3 rounds per arm: equal arms separate that far with p = 0.10 on each of 15 metrics
         Comparison patched = masterCpu(report, PATCHED_490);
         assertThat(patched.ratioToBaseline()).isCloseTo(81.0 / 102, Offset.offset(1e-9));
         assertThat(patched.aaSpread()).isCloseTo(4.0 / 102, Offset.offset(1e-9));
-        assertThat(patched.resolved()).isTrue();
+        assertThat(patched.p()).isCloseTo(0.1, Offset.offset(1e-9));
+        assertThat(patched.resolved()).isFalse();
+        assertThat(patched.verdict()).startsWith("indicative: -20.6 % (ranges apart; p = 0.10, Holm over 15 metrics 1.00;"
+                + " 3 vs 3 rounds, resolved needs 5 per arm)");
 
         // 4.9.8 stock's own rounds spread 17 %: its +7.8 % stays within that
         Comparison stock498 = masterCpu(report, STOCK_498);
         assertThat(stock498.ratioToBaseline()).isCloseTo(110.0 / 102, Offset.offset(1e-9));
         assertThat(stock498.aaSpread()).isCloseTo(19.0 / 110, Offset.offset(1e-9));
         assertThat(stock498.resolved()).isFalse();
-        assertThat(stock498.verdict()).isEqualTo("not resolvable: +7.8 % within A/A spread 17.3 % (ranges overlap)");
+        assertThat(stock498.verdict()).startsWith("not resolvable: +7.8 % (ranges overlap; p = ");
 
-        // the busy round's CPU is dropped: 2 rounds left against 3
+        // the busy round does not count: 2 rounds left against 3
         Comparison patched498 = masterCpu(report, PATCHED_498);
         assertThat(patched498.rounds()).isEqualTo(2);
         assertThat(patched498.median()).isEqualTo(90.5);
-        assertThat(patched498.resolved()).isTrue();
-        assertThat(patched498.verdict()).endsWith("with p = 0.20)");
+        assertThat(patched498.resolved()).isFalse();
+        assertThat(patched498.verdict()).startsWith("indicative: -11.3 %").contains("3 vs 2 rounds");
     }
 
     @Test
@@ -100,14 +104,14 @@ class CampaignReportTest {
 
         assertThat(markdown).startsWith("# Campaign: RocketMQ 4.9.0 stock vs 4.9.0 patched vs 4.9.8 stock vs 4.9.8 patched (2m-2s, loopback)")
                 .contains("in the order of the columns below on odd rounds and in reverse on even ones").contains("Every ratio is to 4.9.0 stock (the baseline).")
-                .contains("With 3 arms against one baseline").contains("Against 4.9.0 stock: ratio of medians");
+                .contains("Each of the 3 arms is corrected over its own metrics").contains("Against 4.9.0 stock: ratio of medians");
         assertThat(markdown).contains("| metric | 4.9.0 stock median [min-max] (n) | 4.9.0 patched median [min-max] (n) | 4.9.8 stock median"
                 + " [min-max] (n) | 4.9.8 patched median [min-max] (n) |\n");
         assertThat(markdown).contains("| " + MASTER_CPU + " | 102.0 [100.0-104.0] (3) | 81.0 [80.0-82.0] (3) | 110.0 [101.0-120.0] (3)"
-                + " | 90.5 [90.0-91.0] (2), 1 busy dropped |\n");
-        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.0 patched | 0.794 | resolved: -20.6 % vs A/A spread 3.9 % (ranges do"
-                + " not overlap; equal arms would separate by chance with p = 0.10) |\n");
-        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.8 stock | 1.078 | not resolvable: +7.8 % within A/A spread 17.3 %");
+                + " | 90.5 [90.0-91.0] (2) |\n");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.0 patched | 0.794 | 3.9 % | 0.10 | 1.00 | indicative: -20.6 %");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | 4.9.8 stock | 1.078 | 17.3 % | ");
+        assertThat(markdown).contains("Rounds not counted:\n\n| round | arm | why |\n|---:|---|---|\n| 2 | 4.9.8 patched | busy machine |\n");
         assertThat(markdown).doesNotContain("| " + MASTER_CPU + " | 4.9.0 stock |");
         assertThat(markdown.indexOf("| " + MASTER_CPU + " | 4.9.0 patched |")).isLessThan(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 stock |"));
         assertThat(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 stock |")).isLessThan(markdown.indexOf("| " + MASTER_CPU + " | 4.9.8 patched |"));
@@ -195,7 +199,11 @@ class CampaignReportTest {
                 .filter(c -> c.get("metric").getAsString().equals("masterCpuMicrosPerMsg") && c.get("arm").getAsString().equals("4.9.0 patched"))
                 .findFirst().orElseThrow();
         assertThat(patched.get("ratioToBaseline").getAsDouble()).isCloseTo(81.0 / 102, Offset.offset(1e-9));
-        assertThat(patched.get("resolved").getAsBoolean()).isTrue();
+        assertThat(patched.get("resolved").getAsBoolean()).isFalse();
+        assertThat(patched.get("p").getAsDouble()).isCloseTo(0.1, Offset.offset(1e-9));
+        assertThat(patched.get("family").getAsInt()).isEqualTo(15);
+        assertThat(json.getAsJsonArray("excludedRounds")).hasSize(1);
+        assertThat(json.getAsJsonArray("excludedRounds").get(0).getAsJsonObject().get("why").toString()).isEqualTo("[\"busy machine\"]");
         for (String chart : List.of("tps.png", "p99.png", "master-cpu-total.png", "master-cpu.png", "master-cpu-system.png",
                 "allocated-bytes.png", "commitlog-bytes.png", "gc-pauses.png")) {
             assertThat(dir.resolve(chart)).isNotEmptyFile();
@@ -288,7 +296,7 @@ class CampaignReportTest {
 
         assertThat(markdown).startsWith("# Campaign: stock vs patched RocketMQ 4.9.0 (2m-2s, loopback)")
                 .contains("Rounds per arm: 3, alternating stock / patched;").doesNotContain("arms against one baseline");
-        assertThat(markdown).contains("| " + MASTER_CPU + " | patched | 0.794 | resolved: -20.6 % vs A/A spread 3.9 %");
+        assertThat(markdown).contains("| " + MASTER_CPU + " | patched | 0.794 | 3.9 % | 0.10 | 1.00 | indicative: -20.6 %");
     }
 
     @Test
@@ -312,7 +320,7 @@ class CampaignReportTest {
         assertThat(markdown).contains("| thread group | stock | patched |\n|---|---:|---:|\n| SendMessageThre | 2.00 | 0.50 |\n"
                 + "| NettyServerCode | 1.00 | 1.00 |\n| other | 0.01 | 0.01 |\n"
                 + "| masters, all threads (voluntary + involuntary) | 3.01 | 1.51 |\n| rounds | 2 | 2 |\n");
-        assertThat(markdown).contains("| master context switches (/msg) | patched | 0.502 | resolved: -49.8 %");
+        assertThat(markdown).contains("| master context switches (/msg) | patched | 0.502 | 0.0 % | 0.33 | 1.00 | indicative: -49.8 %");
     }
 
     @Test
@@ -354,11 +362,63 @@ class CampaignReportTest {
 
     @Test
     void theThreadTableSaysWhenNoRoundHasThreadFigures() {
-        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100)));
-        rounds.addAll(rounds(PATCHED_490, cpu(90)));
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100).withoutThreads()));
+        rounds.addAll(rounds(PATCHED_490, cpu(90).withoutThreads()));
 
         assertThat(new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490)).markdown(CampaignOptions.parse(), ""))
                 .contains("No round has the masters' thread figures");
+    }
+
+    @Test
+    void aFailedRoundDoesNotCountEvenWhenItsFiguresLookBest() {
+        // as campaign-5.3.3-2026-11-27's stock+tuned round 4: 4 unexpected failed sends, and the arm's lowest CPU
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(320), cpu(322), cpu(324), cpu(321), cpu(323), cpu(325)));
+        rounds.addAll(rounds(PATCHED_490, cpu(301), cpu(310), cpu(299.4).rejected(4), cpu(322.9), cpu(305), cpu(312)));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        Comparison patched = masterCpu(report, PATCHED_490);
+        assertThat(patched.rounds()).isEqualTo(5);
+        assertThat(patched.min()).isEqualTo(301.0);
+        assertThat(report.markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
+                .contains("| 3 | 4.9.0 patched | the round failed |")
+                .contains("1 of 12 rounds do not count");
+    }
+
+    @Test
+    void onlyQuietWarmLosslessRoundsCountAndEachOtherIsListedWithWhy() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100).busyMachine(), cpu(100).unknownMachine(),
+                cpu(100).withoutThreads(), cpu(100).withThreads(SyntheticResults.threads(100, Map.of("C2 CompilerThre", 6.0))),
+                cpu(100).lost(1)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90)));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        assertThat(masterCpu(report, STOCK_490).rounds()).isEqualTo(1);
+        assertThat(report.markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
+                .contains("| 2 | 4.9.0 stock | busy machine |\n")
+                .contains("| 3 | 4.9.0 stock | machine load not measured |\n")
+                .contains("| 4 | 4.9.0 stock | JIT share not measured |\n")
+                .contains("| 5 | 4.9.0 stock | not warm (JIT 6.0 % of master CPU, warm below 5 %) |\n")
+                .contains("| 6 | 4.9.0 stock | the round failed; 1 acknowledged messages lost |\n");
+    }
+
+    @Test
+    void sixCountedRoundsPerArmResolveAClearDifferenceAndFiveCannotOverFifteenMetrics() {
+        List<ArmRound> five = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(101), cpu(102), cpu(103), cpu(104)));
+        five.addAll(rounds(PATCHED_490, cpu(80), cpu(81), cpu(82), cpu(83), cpu(84)));
+        List<ArmRound> six = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(101), cpu(102), cpu(103), cpu(104), cpu(105)));
+        six.addAll(rounds(PATCHED_490, cpu(80), cpu(81), cpu(82), cpu(83), cpu(84), cpu(85)));
+
+        Comparison atFive = masterCpu(new CampaignReport(five, List.of(STOCK_490, PATCHED_490)), PATCHED_490);
+        Comparison atSix = masterCpu(new CampaignReport(six, List.of(STOCK_490, PATCHED_490)), PATCHED_490);
+
+        // 5 vs 5: p = 2/252 at best, 0.119 after Holm over 15 metrics
+        assertThat(atFive.p()).isCloseTo(2.0 / 252, Offset.offset(1e-12));
+        assertThat(atFive.resolved()).isFalse();
+        assertThat(atFive.verdict()).startsWith("indicative: -19.6 %").contains("above 0.05");
+        // 6 vs 6: 2/924 = 0.0022, 0.032 after Holm
+        assertThat(atSix.pHolm()).isCloseTo(15 * 2.0 / 924, Offset.offset(1e-12));
+        assertThat(atSix.resolved()).isTrue();
+        assertThat(atSix.verdict()).startsWith("resolved: -19.5 % (p = 0.0022, Holm over 15 metrics 0.0325; 6 vs 6 rounds)");
     }
 
     /** Thread groups as a broker has them; a group of 0 did not exist in the round. */

@@ -40,8 +40,18 @@ public final class SyntheticResults {
     public record Figures(double masterCpuMicrosPerMsg, double tps, double rtP99Ms, ThreadGroupCpu masterThreads, long lost,
                    RunMetrics.MachineLoad machine, int systemBusy, int gcCount, double gcPauseMs) {
 
+        /**
+         * A counted round: quiet, lossless, and warm (the masters' threads measured, no JIT compiler among them, no
+         * thread group named, so no thread table).
+         */
         public static Figures cpu(double masterCpuMicrosPerMsg) {
-            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, null, 0, RunMetrics.MachineLoad.QUIET, 0, 1, 2.5);
+            return new Figures(masterCpuMicrosPerMsg, 4000, 2.0, threads(masterCpuMicrosPerMsg, Map.of()), 0,
+                    RunMetrics.MachineLoad.QUIET, 0, 1, 2.5);
+        }
+
+        /** The masters' threads not measured: nothing says whether the round was warm. */
+        public Figures withoutThreads() {
+            return withThreads(null);
         }
 
         /** {@code collections} GCs on the masters in the window, pausing them {@code pauseMs} in all. */

@@ -1,0 +1,94 @@
+package io.hotpath.cli;
+
+import io.hotpath.e2e.UsageException;
+import io.hotpath.e2e.campaign.CampaignRejudgement;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * {@code bin/hotpath verdicts}: committed campaign files judged again by today's verdict rules
+ * ({@link CampaignRejudgement}), into target/verdicts/ unless {@code --out} names another folder (docs/results to
+ * publish). Without files: every campaign file in docs/results/.
+ */
+final class Verdicts {
+
+    static final String USAGE = """
+        usage: bin/hotpath verdicts [--out DIR] [CAMPAIGN.json ...]
+
+          CAMPAIGN.json  campaign files (campaign.json of a run, or docs/results/*.json); default: every campaign file in docs/results/
+          --out DIR      where verdicts-campaigns-<date>.{md,json} go (default target/verdicts; docs/results to publish)
+        """;
+
+    private Verdicts() {
+    }
+
+    static int run(Path root, List<String> args, String typed) {
+        Path out = root.resolve("target/verdicts");
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "-h", "--help" -> {
+                    System.out.print(USAGE);
+                    return 0;
+                }
+                case "--out" -> {
+                    if (i + 1 == args.size()) {
+                        throw new UsageException("option --out needs a folder");
+                    }
+                    out = root.resolve(args.get(++i));
+                }
+                default -> {
+                    if (arg.startsWith("-")) {
+                        throw new UsageException("unknown option '" + arg + "' for verdicts (see bin/hotpath verdicts --help)");
+                    }
+                    Path file = root.resolve(arg);
+                    if (!Files.isRegularFile(file)) {
+                        throw new UsageException("no such file: " + arg);
+                    }
+                    files.add(file);
+                }
+            }
+        }
+        if (files.isEmpty()) {
+            files = committedCampaigns(root.resolve("docs/results"));
+        }
+        CampaignRejudgement.Judgement judgement = CampaignRejudgement.judge(root, files);
+        String date = LocalDate.now(ZoneOffset.UTC).toString();
+        try {
+            Files.createDirectories(out);
+            Path md = out.resolve("verdicts-campaigns-" + date + ".md");
+            Files.writeString(out.resolve("verdicts-campaigns-" + date + ".json"), CampaignRejudgement.json(judgement), StandardCharsets.UTF_8);
+            Files.writeString(md, CampaignRejudgement.markdown(judgement, typed, date, root, out), StandardCharsets.UTF_8);
+            System.err.println("hotpath: " + files.size() + " campaign files judged: " + root.relativize(md) + " (and .json)");
+        } catch (IOException e) {
+            throw new CommandFailure("cannot write " + out + ": " + e.getMessage());
+        }
+        return 0;
+    }
+
+    /** The campaign files among docs/results/*.json: those with rounds and comparisons. */
+    static List<Path> committedCampaigns(Path results) {
+        try (Stream<Path> all = Files.list(results)) {
+            return all.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().filter(Verdicts::isCampaign).toList();
+        } catch (IOException e) {
+            throw new CommandFailure("cannot list " + results + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean isCampaign(Path file) {
+        try {
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            return text.contains("\"rounds\"") && text.contains("\"comparisons\"") && !file.getFileName().toString().startsWith("verdicts-");
+        } catch (IOException e) {
+            throw new CommandFailure("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+}
