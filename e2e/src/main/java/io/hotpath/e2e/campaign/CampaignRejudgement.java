@@ -25,8 +25,9 @@ import java.util.Map;
 public final class CampaignRejudgement {
 
     /** One comparison of one file: what the file said and what the rules say now. */
-    public record Row(String scenario, String metric, String arm, int countedRounds, int baselineCountedRounds, Double ratio, Double p,
-                      Double pHolm, boolean oldResolved, String oldVerdict, boolean resolved, String verdict) {
+    public record Row(String scenario, String metric, String arm, int countedRounds, int baselineCountedRounds, Double baselineMedian,
+                      Double median, Double ratio, Double p, Double pHolm, boolean oldResolved, String oldVerdict, boolean resolved,
+                      String verdict) {
     }
 
     /** One file judged again. */
@@ -88,8 +89,9 @@ public final class CampaignRejudgement {
             oldResolved += wasResolved ? 1 : 0;
             stillResolved += wasResolved && resolved ? 1 : 0;
             nowIndicative += wasResolved && c.verdict().startsWith("indicative") ? 1 : 0;
-            rows.add(new Row(c.scenario(), c.metric(), c.arm(), c.rounds(), verdicts.values(c.scenario(), arms.get(0), c.metric()).size(),
-                    c.ratioToBaseline(), c.p(), c.pHolm(), wasResolved, old.get("verdict").getAsString(), resolved, c.verdict()));
+            CampaignVerdicts.Comparison base = now.get(c.scenario() + "|" + c.metric() + "|" + arms.get(0));
+            rows.add(new Row(c.scenario(), c.metric(), c.arm(), c.rounds(), base.rounds(), base.median(), c.median(), c.ratioToBaseline(),
+                    c.p(), c.pHolm(), wasResolved, old.get("verdict").getAsString(), resolved, c.verdict()));
         }
         Map<String, Integer> counted = new LinkedHashMap<>();
         for (String arm : arms) {
