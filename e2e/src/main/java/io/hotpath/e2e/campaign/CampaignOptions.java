@@ -47,7 +47,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
 
             Stock vs patched RocketMQ (the --line's release) on the 2m-2s cluster (loopback unless --net realistic): for every
             scenario (threads x sizes) K rounds, each round a fresh cluster and store per distribution,
-            alternating stock, patched, stock, patched ... A warm-up load of S seconds on its own topic is discarded; then the measured load
+            alternating stock, patched, stock, patched ... A warm-up load of S seconds on its own topic is not measured (read back and judged apart); then the measured load
             runs for --seconds (paced with --rate, else saturated) and everything acknowledged is read back.
             With --lines the arms are the stock and patched builds of every line named ("4.9.0 stock", "4.9.0 patched",
             "4.9.8 stock", ...): each round runs every arm once on the same seeded messages, in that order on odd rounds
@@ -68,7 +68,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                               (the default is ~65 % of what 16 threads with 1 KiB bodies reach here,
                               6.2-6.6k msg/s: CPU per message compares at a fixed rate; use --rate 0
                               for saturated TPS)
-              --warmup S      discarded warm-up seconds per round (with --warmup-jit: at most)  [default: 20]
+              --warmup S      unmeasured warm-up seconds per round (with --warmup-jit: at most)  [default: 20]
               --warmup-jit P  warm up in 15 s slices until the masters' JIT compiler used less than
                               P % of their CPU in two in a row (5 for a CPU claim); 0 = fixed --warmup  [default: 0]
               --seconds S     measured seconds per round                                 [default: 30]

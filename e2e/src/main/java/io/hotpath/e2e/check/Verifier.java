@@ -7,6 +7,7 @@ import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.load.SendLedger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,14 +53,43 @@ public final class Verifier {
 
     /** As {@link #verify(SeededMessages, SendLedger)}, with differences {@code knownDefect} explains counted apart. */
     public DeliveryAudit.DeliveryReport verify(SeededMessages messages, SendLedger ledger, DeliveryAudit.KnownDefect knownDefect) {
+        return verify(List.of(new Part(messages, ledger, knownDefect))).get(0);
+    }
+
+    /**
+     * Sends of one topic made in parts, each with a corpus (run id) and ledger of its own, e.g. a warm-up load in slices:
+     * each part gets the report of its own sends, from one pass over the topic (a message goes to the part whose run id
+     * it carries; one of no part counts as foreign in the first part's report).
+     */
+    public record Part(SeededMessages messages, SendLedger ledger, DeliveryAudit.KnownDefect knownDefect) {
+
+        public Part(SeededMessages messages, SendLedger ledger) {
+            this(messages, ledger, DeliveryAudit.KnownDefect.NONE);
+        }
+    }
+
+    /** {@link Part}s of one topic, all relayed or none, read back in one pass; their reports in the same order. */
+    public List<DeliveryAudit.DeliveryReport> verify(List<Part> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to verify");
+        }
+        SeededMessages first = parts.get(0).messages();
+        Map<String, Part> byRun = new HashMap<>();
+        for (Part part : parts) {
+            if (!part.messages().topic().equals(first.topic()) || part.messages().isRelayed() != first.isRelayed()
+                    || byRun.put(part.messages().runId(), part) != null) {
+                throw new IllegalArgumentException("parts of one read-back must share topic and relaying and differ in run id: "
+                        + parts.stream().map(p -> p.messages().topic() + "/" + p.messages().runId()).toList());
+            }
+        }
         DefaultMQPullConsumer consumer = new DefaultMQPullConsumer("hotpath_verify");
         consumer.setNamesrvAddr(namesrvAddress);
-        consumer.setInstanceName("hotpath-verify-" + messages.runId());
+        consumer.setInstanceName("hotpath-verify-" + first.runId());
         try {
             consumer.start();
-            return read(consumer, messages, ledger, knownDefect);
+            return read(consumer, first, parts);
         } catch (MQClientException e) {
-            throw new ClusterException("verifier cannot read topic " + messages.topic() + ": " + e.getMessage(), e);
+            throw new ClusterException("verifier cannot read topic " + first.topic() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted while verifying", e);
@@ -68,12 +98,61 @@ public final class Verifier {
         }
     }
 
-    private DeliveryAudit.DeliveryReport read(DefaultMQPullConsumer consumer, SeededMessages messages, SendLedger ledger,
-                                              DeliveryAudit.KnownDefect knownDefect) throws MQClientException, InterruptedException {
+    /** One audit per part, each message to the audit of its run id. */
+    static final class Audits {
+        private final List<DeliveryAudit> audits = new ArrayList<>();
+        private final Map<String, DeliveryAudit> byRun = new HashMap<>();
+        private final List<SendLedger> ledgers = new ArrayList<>();
+
+        Audits(List<Part> parts) {
+            for (Part part : parts) {
+                DeliveryAudit audit = new DeliveryAudit(part.messages(), part.ledger(), part.knownDefect());
+                audits.add(audit);
+                byRun.put(part.messages().runId(), audit);
+                ledgers.add(part.ledger());
+            }
+        }
+
+        void record(MessageQueue queue, MessageExt message) {
+            // a message of no part's run is foreign: the first audit counts it as such
+            byRun.getOrDefault(message.getProperty(SeededMessages.RUN), audits.get(0)).record(queue, message);
+        }
+
+        long read() {
+            return audits.stream().mapToLong(DeliveryAudit::read).sum();
+        }
+
+        long confirmed() {
+            return audits.stream().mapToLong(DeliveryAudit::confirmed).sum();
+        }
+
+        long acked() {
+            return ledgers.stream().mapToLong(SendLedger::acked).sum();
+        }
+
+        long completed() {
+            return ledgers.stream().mapToLong(SendLedger::completed).sum();
+        }
+
+        /** Per queue, the highest acknowledged end over every part. */
+        Map<MessageQueue, Long> ackedQueueEnds() {
+            Map<MessageQueue, Long> ends = new TreeMap<>();
+            ledgers.forEach(ledger -> ledger.ackedQueueEnds().forEach((queue, end) -> ends.merge(queue, end, Math::max)));
+            return ends;
+        }
+
+        List<DeliveryAudit.DeliveryReport> reports() {
+            return audits.stream().map(DeliveryAudit::report).toList();
+        }
+    }
+
+    private List<DeliveryAudit.DeliveryReport> read(DefaultMQPullConsumer consumer, SeededMessages messages, List<Part> parts)
+            throws MQClientException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<MessageQueue> queues = new ArrayList<>(consumer.fetchSubscribeMessageQueues(messages.topic()));
         queues.sort(null);
-        Map<MessageQueue, Long> ackedEnds = ledger.ackedQueueEnds();
+        Audits audit = new Audits(parts);
+        Map<MessageQueue, Long> ackedEnds = audit.ackedQueueEnds();
         if (!queues.containsAll(ackedEnds.keySet())) {
             throw new ClusterException("the route of " + messages.topic() + " lacks queues that acknowledged messages: routed "
                     + queues + ", acknowledged in " + ackedEnds.keySet());
@@ -82,7 +161,6 @@ public final class Verifier {
             awaitDispatch(consumer, ackedEnds, deadline);
         }
 
-        DeliveryAudit audit = new DeliveryAudit(messages, ledger, knownDefect);
         Map<MessageQueue, Long> nextOffset = new TreeMap<>();
         for (MessageQueue queue : queues) {
             long min = consumer.minOffset(queue);
@@ -91,11 +169,11 @@ public final class Verifier {
             }
             nextOffset.put(queue, min);
         }
-        try (Ticker ignored = Ticker.start(() -> "verifying: read back " + audit.read() + " messages ("
-                + ledger.completed() + " sends completed)")) {
+        try (Ticker ignored = Ticker.start(() -> "verifying " + messages.topic() + ": read back " + audit.read() + " messages ("
+                + audit.completed() + " sends completed)")) {
             readAvailable(consumer, queues, nextOffset, audit, deadline);
             if (messages.isRelayed()) {
-                awaitRelayed(consumer, queues, nextOffset, audit, ledger, Math.min(deadline, System.nanoTime() + RELAY_WAIT.toNanos()));
+                awaitRelayed(consumer, queues, nextOffset, audit, Math.min(deadline, System.nanoTime() + RELAY_WAIT.toNanos()));
             }
             // late arrivals: stored sends whose client had already given up
             for (int settle = 0; settle < 4; settle++) {
@@ -105,12 +183,12 @@ public final class Verifier {
                 }
             }
         }
-        return audit.report();
+        return audit.reports();
     }
 
     /** Reads every queue up to its current max offset; true when anything was read. */
     private boolean readAvailable(DefaultMQPullConsumer consumer, List<MessageQueue> queues, Map<MessageQueue, Long> nextOffset,
-                                  DeliveryAudit audit, long deadline) throws MQClientException, InterruptedException {
+                                  Audits audit, long deadline) throws MQClientException, InterruptedException {
         boolean read = false;
         for (MessageQueue queue : queues) {
             long end = consumer.maxOffset(queue);
@@ -125,8 +203,8 @@ public final class Verifier {
 
     /** Keeps reading until every acknowledged relayed message was found where acknowledged, or {@code until}; a shortfall is then reported as lost. */
     private void awaitRelayed(DefaultMQPullConsumer consumer, List<MessageQueue> queues, Map<MessageQueue, Long> nextOffset,
-                              DeliveryAudit audit, SendLedger ledger, long until) throws MQClientException, InterruptedException {
-        while (audit.confirmed() < ledger.acked() && System.nanoTime() < until) {
+                              Audits audit, long until) throws MQClientException, InterruptedException {
+        while (audit.confirmed() < audit.acked() && System.nanoTime() < until) {
             if (!readAvailable(consumer, queues, nextOffset, audit, until)) {
                 Thread.sleep(200);
             }
@@ -154,7 +232,7 @@ public final class Verifier {
     }
 
     /** Pulls [from, end) of one queue into the audit; returns the next offset to read. */
-    private long readQueue(DefaultMQPullConsumer consumer, MessageQueue queue, long from, long end, DeliveryAudit audit, long deadline)
+    private long readQueue(DefaultMQPullConsumer consumer, MessageQueue queue, long from, long end, Audits audit, long deadline)
             throws InterruptedException {
         long offset = from;
         while (offset < end) {

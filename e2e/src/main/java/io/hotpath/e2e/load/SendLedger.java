@@ -3,8 +3,11 @@ package io.hotpath.e2e.load;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -25,6 +28,9 @@ import org.apache.rocketmq.remoting.exception.RemotingTooMuchRequestException;
  *
  * <p>Client-internal retries are not hidden: the producer's send hook counts every attempt and
  * every failed attempt by reason ({@link #recordAttempt()}, {@link #recordAttemptFailure}).
+ *
+ * <p>A send recorded in this JVM also keeps when it happened against the first SEND_OK ({@link #firstAckNanos()},
+ * {@link #failuresBegunBefore}): a fresh cluster may fail the sends made before it ever acknowledged one, not those after.
  */
 public final class SendLedger {
 
@@ -60,6 +66,14 @@ public final class SendLedger {
     private final Map<String, LongAdder> failuresByReason = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> attemptFailuresByReason = new ConcurrentHashMap<>();
     private final Map<String, String> exampleByReason = new ConcurrentHashMap<>();
+    /** {@link System#nanoTime()} when the earliest SEND_OK was recorded; {@link Long#MAX_VALUE} before any. */
+    private final LongAccumulator firstAckNanos = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    /** Every failed or not-OK send with when it began: few in a healthy run, so kept apart from the per-seq arrays. */
+    private final Queue<TimedFailure> timedFailures = new ConcurrentLinkedQueue<>();
+
+    /** A send that was not acknowledged: when it was handed to the producer ({@link System#nanoTime()}) and why it failed. */
+    private record TimedFailure(long beganNanos, String reason) {
+    }
 
     public SendLedger(int size) {
         this.size = size;
@@ -75,6 +89,7 @@ public final class SendLedger {
     }
 
     public void recordResult(int seq, SendResult result, long rtNanos) {
+        long now = System.nanoTime();
         int micros = micros(rtNanos);
         rtMicros[seq] = micros;
         queueSlot[seq] = slot(result.getMessageQueue());
@@ -85,18 +100,25 @@ public final class SendLedger {
             acked.increment();
             ackedRtMicrosTotal.add(micros);
             ackedRtMicrosMax.accumulate(micros);
+            firstAckNanos.accumulate(now);
         } else {
             outcome[seq] = (byte) Outcome.NOT_OK.ordinal();
             notOk.increment();
-            count(failuresByReason, "status " + result.getSendStatus(), result.toString());
+            String reason = "status " + result.getSendStatus();
+            count(failuresByReason, reason, result.toString());
+            timedFailures.add(new TimedFailure(now - rtNanos, reason));
         }
     }
 
+    /** {@code seq}'s send threw {@code error} after {@code rtNanos}; called right after the send returned. */
     public void recordFailure(int seq, Throwable error, long rtNanos) {
+        long now = System.nanoTime();
         rtMicros[seq] = micros(rtNanos);
         outcome[seq] = (byte) Outcome.FAILED.ordinal();
         failed.increment();
-        count(failuresByReason, reason(error), String.valueOf(error.getMessage()));
+        String reason = reason(error);
+        count(failuresByReason, reason, String.valueOf(error.getMessage()));
+        timedFailures.add(new TimedFailure(now - rtNanos, reason));
     }
 
     /**
@@ -191,6 +213,29 @@ public final class SendLedger {
     /** Failed or not-OK sends by reason, e.g. "status SLAVE_NOT_AVAILABLE" or "RemotingTooMuchRequestException". */
     public Map<String, Long> failuresByReason() {
         return snapshot(failuresByReason);
+    }
+
+    /**
+     * {@link System#nanoTime()} when this JVM recorded the ledger's first SEND_OK; empty when nothing was acknowledged
+     * (or the ledger was read from another JVM's file, which carries no times).
+     */
+    public OptionalLong firstAckNanos() {
+        long first = firstAckNanos.get();
+        return first == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(first);
+    }
+
+    /** Failed or not-OK sends recorded in this JVM that began before {@code nanos} ({@link System#nanoTime()}), by reason. */
+    public Map<String, Long> failuresBegunBefore(long nanos) {
+        Map<String, Long> before = new TreeMap<>();
+        timedFailures.stream().filter(f -> f.beganNanos() < nanos).forEach(f -> before.merge(f.reason(), 1L, Long::sum));
+        return before;
+    }
+
+    /** Failed or not-OK sends recorded in this JVM that began at or after {@code nanos}, by reason. */
+    public Map<String, Long> failuresBegunFrom(long nanos) {
+        Map<String, Long> from = new TreeMap<>();
+        timedFailures.stream().filter(f -> f.beganNanos() >= nanos).forEach(f -> from.merge(f.reason(), 1L, Long::sum));
+        return from;
     }
 
     /** Failed attempts inside the client, including those a retry then fixed. */

@@ -12,20 +12,30 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Marks the load window of a run: writes {@code <runDir>/load.started} and {@code <runDir>/load.finished}
  * (each holding the wall-clock instant, for tools that sample the brokers meanwhile, e.g. profiling), and
  * takes a {@link ProcessCpuTimes} snapshot of every broker and of this JVM (the load generator) at both
  * edges, so CPU per message covers exactly the sends; of the masters also every thread's
- * ({@link ThreadCpuTimes}), for their CPU per thread group.
+ * ({@link ThreadCpuTimes}), for their CPU per thread group; and the whole machine's ({@link MachineCpuTimes}), for the
+ * CPU of every other process ({@link OtherCpu}). It watches any processes by PID ({@link Watched}): a cluster's nodes,
+ * or in a test a process it started.
  */
 public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
 
     /** Key of this JVM (the load generator) in the CPU maps. */
     public static final String LOAD_GENERATOR = "load-generator";
 
-    private final LocalCluster cluster;
+    /**
+     * A process the window measures: its node name, whether it is a master (its threads are read too), and its PID now;
+     * the supplier throws when the process is not running (killed by a fault), and the node then has no figure.
+     */
+    public record Watched(String name, boolean master, LongSupplier pid) {
+    }
+
+    private final List<Watched> processes;
     private final Path runDir;
     private final Map<String, ProcessCpuTimes> atStart = new LinkedHashMap<>();
     private final Map<String, ProcessCpuTimes> atEnd = new LinkedHashMap<>();
@@ -35,18 +45,31 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
     private final Map<String, ThreadCpuTimes> threadsAtEnd = new LinkedHashMap<>();
     private Instant start;
     private Instant end;
-    private long machineBusyAtStart;
-    private long machineBusyAtEnd;
+    private MachineCpuTimes machineAtStart;
+    private MachineCpuTimes machineAtEnd;
+    private String machineUnreadable;
 
+    /** Every broker and the name server of {@code cluster}, and this JVM. */
     public LoadWindowRecorder(LocalCluster cluster, Path runDir) {
-        this.cluster = cluster;
+        this(watched(cluster), runDir);
+    }
+
+    /** {@code processes} and this JVM ({@link #LOAD_GENERATOR}). */
+    public LoadWindowRecorder(List<Watched> processes, Path runDir) {
+        this.processes = List.copyOf(processes);
         this.runDir = runDir;
+    }
+
+    private static List<Watched> watched(LocalCluster cluster) {
+        List<ClusterLayout.Node> nodes = new ArrayList<>(cluster.layout().brokers());
+        nodes.add(cluster.layout().namesrv());
+        return nodes.stream().map(node -> new Watched(node.name(), node.isMaster(), () -> cluster.process(node.name()).pid())).toList();
     }
 
     @Override
     public synchronized void started() {
         start = Instant.now();
-        machineBusyAtStart = machineBusyMicros();
+        machineAtStart = machine();
         sample(atStart, pidAtStart, threadsAtStart);
         mark("load.started", start);
     }
@@ -55,7 +78,7 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
     public synchronized void finished() {
         end = Instant.now();
         sample(atEnd, pidAtEnd, threadsAtEnd);
-        machineBusyAtEnd = machineBusyMicros();
+        machineAtEnd = machine();
         mark("load.finished", end);
     }
 
@@ -94,32 +117,45 @@ public final class LoadWindowRecorder implements LoadProducer.LoadWindow {
         return used;
     }
 
-    /** CPU the whole machine spent outside idle and iowait in the window (all cores), from /proc/stat. */
-    public synchronized long machineBusyMicrosInWindow() {
-        return machineBusyAtStart < 0 || machineBusyAtEnd < 0 ? -1 : machineBusyAtEnd - machineBusyAtStart;
+    /**
+     * CPU that processes other than the watched ones and this JVM used in the window; not measured when a watched
+     * process has no figure at either edge or changed its PID (killed or restarted), or /proc/stat could not be read.
+     */
+    public synchronized OtherCpu otherCpuInWindow() {
+        if (machineUnreadable != null) {
+            return OtherCpu.notMeasured(machineUnreadable);
+        }
+        if (machineAtStart == null || machineAtEnd == null) {
+            return OtherCpu.notMeasured("the load window was not closed");
+        }
+        Map<String, ProcessCpuTimes> cpu = cpuInWindow();
+        List<String> missing = new ArrayList<>();
+        for (Watched process : processes) {
+            if (!cpu.containsKey(process.name())) {
+                missing.add(process.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return OtherCpu.notMeasured(String.join(", ", missing) + " killed or restarted in the window");
+        }
+        long ours = cpu.values().stream().mapToLong(ProcessCpuTimes::totalMicros).sum();
+        return OtherCpu.between(machineAtStart, machineAtEnd, ours, cpu.size());
     }
 
-    /** user+nice+system+irq+softirq+steal of the "cpu" line, in ticks of 10 ms; -1 when unreadable. */
-    private static long machineBusyMicros() {
+    private MachineCpuTimes machine() {
         try {
-            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long busy = 0;
-            for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
-                busy += Long.parseLong(f[i]);
-            }
-            return busy * 10_000;
-        } catch (IOException | RuntimeException e) {
-            return -1;
+            return MachineCpuTimes.now();
+        } catch (RuntimeException e) {
+            machineUnreadable = e.getMessage();
+            return null;
         }
     }
 
     private void sample(Map<String, ProcessCpuTimes> into, Map<String, Long> pids, Map<String, ThreadCpuTimes> threads) {
-        List<ClusterLayout.Node> nodes = new ArrayList<>(cluster.layout().brokers());
-        nodes.add(cluster.layout().namesrv());
-        for (ClusterLayout.Node broker : nodes) {
+        for (Watched broker : processes) {
             try {
-                long pid = cluster.process(broker.name()).pid();
-                if (broker.isMaster()) {
+                long pid = broker.pid().getAsLong();
+                if (broker.master()) {
                     // one reading for a master's process figure and its threads': the groups are checked against it
                     ThreadCpuTimes snapshot = ThreadCpuTimes.of(pid);
                     threads.put(broker.name(), snapshot);

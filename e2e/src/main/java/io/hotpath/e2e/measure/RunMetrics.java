@@ -20,26 +20,27 @@ import java.util.StringJoiner;
  * {@code masterAllocationSites}: a profiled round's allocation samples of both masters, the one estimate here
  * ({@link AllocationSites}: sampled shares of the exact total); null in a measured round.
  *
- * <p>{@code otherCpuMicros}: machine busy time in the window minus what the cluster and the load
- * generator used; a large share means another process competed and the window's CPU figures are suspect;
- * -1 when it could not be measured, and then the window is {@link MachineLoad#UNKNOWN}, never quiet.
+ * <p>{@code otherCpu}: the machine's busy time in the window minus what the cluster and the load generator used
+ * ({@link OtherCpu}), as measured (negative when the accounting does not add up) or not measured; a large share means
+ * another process competed and the window's CPU figures are suspect. A window not measured, or whose figure does not
+ * add up, is {@link MachineLoad#UNKNOWN}, never quiet.
  */
 public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
-                         ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
+                         ProcessCpuTimes loadGeneratorCpu, OtherCpu otherCpu, long masterAllocatedBytes,
                          int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
                          CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads, AllocationSites masterAllocationSites) {
 
     /** The figures of a round without allocation samples (not a profiled round). */
     public RunMetrics(double windowSeconds, long messages, ProcessCpuTimes masterCpu, ProcessCpuTimes slaveCpu,
-                      ProcessCpuTimes loadGeneratorCpu, long otherCpuMicros, long masterAllocatedBytes,
+                      ProcessCpuTimes loadGeneratorCpu, OtherCpu otherCpu, long masterAllocatedBytes,
                       int masterGcCount, double masterGcPauseMillisTotal, double masterGcPauseMillisMax,
                       CommitLogScan.TopicBytes commitLog, ThreadGroupCpu masterThreads) {
-        this(windowSeconds, messages, masterCpu, slaveCpu, loadGeneratorCpu, otherCpuMicros, masterAllocatedBytes, masterGcCount,
+        this(windowSeconds, messages, masterCpu, slaveCpu, loadGeneratorCpu, otherCpu, masterAllocatedBytes, masterGcCount,
                 masterGcPauseMillisTotal, masterGcPauseMillisMax, commitLog, masterThreads, null);
     }
 
     /** Share of the window's machine CPU used by processes other than ours above which a window is flagged. */
-    public static final double OTHER_CPU_FLAG_SHARE = 0.05;
+    public static final double OTHER_CPU_FLAG_SHARE = OtherCpu.FLAG_SHARE;
     /** Share of the masters' CPU from which a thread group is named in the summaries; smaller ones add up to "other". */
     public static final double THREAD_GROUP_SHARE = 0.02;
     /** Allocation sites a profiled round's summary names. */
@@ -64,9 +65,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
         ProcessCpuTimes masters = sum(cpu, layout.masters());
         ProcessCpuTimes slaves = sum(cpu, layout.brokers().stream().filter(n -> !n.isMaster()).toList());
         ThreadGroupCpu masterThreads = threadSum(window.masterThreadCpuInWindow(), layout.masters());
-        long ours = cpu.values().stream().mapToLong(ProcessCpuTimes::totalMicros).sum();
-        long busy = window.machineBusyMicrosInWindow();
-        long other = busy < 0 || cpu.size() < layout.brokers().size() + 2 ? -1 : Math.max(0, busy - ours);
+        OtherCpu other = window.otherCpuInWindow();
 
         long allocated = 0;
         int gcCount = 0;
@@ -218,11 +217,15 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
     }
 
     public MachineLoad machineLoad() {
-        if (otherCpuMicros < 0) {
-            return MachineLoad.UNKNOWN;
-        }
-        return otherCpuMicros > OTHER_CPU_FLAG_SHARE * windowSeconds * 1e6 * Runtime.getRuntime().availableProcessors()
-                ? MachineLoad.BUSY : MachineLoad.QUIET;
+        return otherCpu.load();
+    }
+
+    /**
+     * Other processes' CPU in the window as measured (negative when the accounting does not add up), -1 when not measured.
+     * A measured -1 cannot be told from "not measured" here: {@link #otherCpu()} keeps them apart.
+     */
+    public long otherCpuMicros() {
+        return otherCpu.measured() ? otherCpu.micros() : -1;
     }
 
     /** True when other processes used more than {@link #OTHER_CPU_FLAG_SHARE} of the machine during the window; false when quiet or unknown. */
@@ -236,7 +239,7 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                         + " slaves user %s / sys %s us, load generator %s us; other processes %s%n",
                 windowSeconds, n(masterMicrosPerMessage()), n(masterUserMicrosPerMessage()), n(masterSystemMicrosPerMessage()),
                 n(slaveUserMicrosPerMessage()), n(slaveSystemMicrosPerMessage()), n(loadGeneratorMicrosPerMessage()),
-                otherCpuMicros < 0 ? "unknown (not measured: the window may not have been quiet)" : String.format(Locale.ROOT, "%.2f s%s", otherCpuMicros / 1e6, busyMachine() ? " (BUSY: CPU figures suspect)" : "")));
+                otherCpu.describe()));
         out.append(String.format(Locale.ROOT, "  masters: allocated %s B per acked message (JFR thread allocation counters),"
                         + " GC %s pauses totalling %s ms (max %s ms); CommitLog %s B per stored %s record (%d records)%n",
                 n(masterAllocatedBytesPerMessage()), masterGcCount < 0 ? "n/a" : Integer.toString(masterGcCount),
@@ -303,7 +306,11 @@ public record RunMetrics(double windowSeconds, long messages, ProcessCpuTimes ma
                 .add(f("slaveCpuUserMicrosPerMsg", slaveUserMicrosPerMessage()))
                 .add(f("slaveCpuSystemMicrosPerMsg", slaveSystemMicrosPerMessage()))
                 .add(f("loadGeneratorCpuMicrosPerMsg", loadGeneratorMicrosPerMessage()))
-                .add(f("otherCpuSeconds", otherCpuMicros < 0 ? -1 : otherCpuMicros / 1e6))
+                // null when not measured: every number, negative included, is a measured one
+                .add("\"otherCpuSeconds\": " + (otherCpu.measured() ? String.format(Locale.ROOT, "%.3f", otherCpu.micros() / 1e6) : "null"))
+                .add("\"otherCpuNotMeasured\": " + (otherCpu.measured() ? "null" : GSON.toJson(otherCpu.notMeasured())))
+                .add("\"otherCpuDoesNotAddUp\": " + otherCpu.doesNotAddUp())
+                .add("\"otherCpu\": " + GSON.toJson(otherCpu))
                 .add("\"busyMachine\": " + busyMachine())
                 .add("\"machine\": \"" + machineLoad().label() + "\"")
                 .add(f("masterAllocatedBytesPerMsg", masterAllocatedBytesPerMessage()))

@@ -8,6 +8,7 @@ import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.check.NewerClientCheck;
 import io.hotpath.e2e.check.PersistedPropertiesCheck;
 import io.hotpath.e2e.check.Verifier;
+import io.hotpath.e2e.check.WarmupVerdict;
 import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.ConsumerSendBacks;
 import io.hotpath.e2e.load.LoadProducer;
@@ -52,7 +53,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Round {
 
     public static final String TOPIC = "hotpath_smoke";
-    /** Topic of the discarded warm-up load of a campaign round. */
+    /** Topic of the warm-up load: not measured, read back and judged apart ({@link WarmupVerdict}). */
     public static final String WARMUP_LOAD_TOPIC = "hotpath_warmup_load";
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(1);
@@ -65,7 +66,7 @@ public final class Round {
 
     /**
      * One run on a fresh cluster in {@code runDir}: boot, an optional {@code warmup} load
-     * on its own topic (discarded: neither measured nor verified), the measured load with the fault of
+     * on its own topic (not measured; read back and judged apart: {@link WarmupVerdict}), the measured load with the fault of
      * {@code options}, the read-back of everything acknowledged, stop; the stores are deleted after a pass
      * unless {@code --keep-store}. The unit a smoke runs once per distribution and a campaign repeats.
      *
@@ -106,6 +107,8 @@ public final class Round {
         LoadResult load;
         ExtraSends extra;
         Verified verified;
+        List<WarmupSlice> warmupSlices = List.of();
+        WarmupVerdict warmupVerdict = null;
         double bootSeconds;
         RunMetrics metrics;
         LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm);
@@ -122,7 +125,7 @@ public final class Round {
                 cluster.createTopic(client.topic(), NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             }
             if (warmup.maxSeconds() > 0) {
-                warmUp(cluster, runId, options, warmup);
+                warmupSlices = warmUp(cluster, runId, options, warmup);
             }
             record.update(record.current().loadStarted(System.currentTimeMillis()));
             Console.progress("sending %d messages of %d bytes to %s (%d queues on each of %s) from %d threads%s",
@@ -144,6 +147,7 @@ public final class Round {
                     NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients);
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
                 verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
+                warmupVerdict = verifyWarmup(cluster.namesrvAddress(), warmupSlices, distribution.release());
             } else {
                 verified = null;
             }
@@ -157,10 +161,12 @@ public final class Round {
             try (LocalCluster restarted = new LocalCluster(distribution, network, runDir, List.of(), brokerJvm)) {
                 restarted.start(BOOT_TIMEOUT);
                 verified = verifyAll(restarted.namesrvAddress(), messages, load, extra);
+                warmupVerdict = verifyWarmup(restarted.namesrvAddress(), warmupSlices, distribution.release());
             }
         }
         RoundResult result = new RoundResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
-                verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics, network.summary());
+                verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics,
+                network.summary(), warmupVerdict);
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }
@@ -343,17 +349,24 @@ public final class Round {
         return new Verified(all, extras);
     }
 
+    /** One load of the warm-up: its corpus (a run id of its own) and what became of its sends. */
+    record WarmupSlice(SeededMessages messages, LoadResult load) {
+    }
+
     /**
-     * Full load on a topic of its own so the JIT settles; nothing of it is measured or verified. With
-     * {@link Warmup#untilWarm} the load runs in slices, each followed by the masters' JIT share over it.
+     * Full load on a topic of its own so the JIT settles; not measured, but kept for the read-back after the measured
+     * load ({@link #verifyWarmup}). With {@link Warmup#untilWarm} the load runs in slices, each followed by the masters'
+     * JIT share over it.
      */
-    private static void warmUp(LocalCluster cluster, String runId, RoundSpec options, Warmup warmup) throws InterruptedException {
+    private static List<WarmupSlice> warmUp(LocalCluster cluster, String runId, RoundSpec options, Warmup warmup)
+            throws InterruptedException {
         cluster.createTopic(WARMUP_LOAD_TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
-        Console.progress("warming up %s on %s (discarded)", warmup.describe(), WARMUP_LOAD_TOPIC);
-        SeededMessages messages = new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize());
+        Console.progress("warming up %s on %s (not measured; read back after the measured load)", warmup.describe(), WARMUP_LOAD_TOPIC);
+        List<WarmupSlice> slices = new ArrayList<>();
         if (!warmup.untilWarm()) {
-            warmUpFor(cluster, messages, options, warmup.maxSeconds());
-            return;
+            slices.add(warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize()), options,
+                    warmup.maxSeconds(), slices));
+            return slices;
         }
         int done = 0;
         int slice = 0;
@@ -361,9 +374,9 @@ public final class Round {
         while (done < warmup.maxSeconds()) {
             int seconds = Math.min(Warmup.SLICE_SECONDS, warmup.maxSeconds() - done);
             Map<String, ThreadCpuTimes> before = masterThreads(cluster);
-            // a seed of its own per slice: each slice's ledger starts at seq 0, and the topic is never read back
-            warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup-" + slice++, options.bodySize()), options,
-                    seconds);
+            // a run id of its own per slice: each slice's ledger starts at seq 0, and the read-back tells them apart by it
+            slices.add(warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup-" + slice++, options.bodySize()),
+                    options, seconds, slices));
             done += seconds;
             double share = jitShareSince(cluster, before, masterThreads(cluster));
             Console.progress("warm-up: %d s so far, the masters' JIT compiler used %.1f %% of their CPU in the last %d s",
@@ -371,21 +384,57 @@ public final class Round {
             // two slices in a row: one slice under the share was followed by a measured window at 8.6 % (2026-11-26)
             warmSlices = warmup.warmSlicesAfter(warmSlices, share);
             if (warmSlices == Warmup.WARM_SLICES) {
-                return;
+                return slices;
             }
         }
         Console.warn(String.format(Locale.ROOT, "warm-up ended after its %d s with the masters' JIT at or above %.0f %% of their"
                 + " CPU: the measured window's JIT share says how far from warm the round was", done, 100 * warmup.untilJitBelow()));
+        return slices;
     }
 
-    private static void warmUpFor(LocalCluster cluster, SeededMessages messages, RoundSpec options, int seconds)
-            throws InterruptedException {
-        int capacity = (int) Math.min(50_000_000L, (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND);
+    /**
+     * One warm-up load of {@code seconds}; {@code earlier} are the warm-up's loads before it, whose first SEND_OK also counts
+     * as the cluster's. A paced load sends at most rate x seconds, so its ledger is sized to that: the warm-up's ledgers are
+     * kept until the read-back after the measured load.
+     */
+    private static WarmupSlice warmUpFor(LocalCluster cluster, SeededMessages messages, RoundSpec options, int seconds,
+                                         List<WarmupSlice> earlier) throws InterruptedException {
+        long unpaced = (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND;
+        int capacity = (int) Math.min(50_000_000L, options.rate() > 0 ? Math.min(unpaced, (long) seconds * options.rate()) : unpaced);
         LoadResult result = new LoadProducer(cluster.namesrvAddress(),
                 new LoadProducer.LoadSpec(messages, capacity, options.threads(), seconds, options.rate())).run();
-        // discarded like the rest of the warm-up (not in the verdict), but said by reason
-        Console.progress("warm-up load: %d acked, %d failed%s", result.acked(), result.failed(),
-                result.failed() == 0 ? "" : " " + result.ledger().failuresByReason());
+        List<SendLedger> ledgers = new ArrayList<>(earlier.stream().map(s -> s.load().ledger()).toList());
+        ledgers.add(result.ledger());
+        long firstAck = WarmupVerdict.firstAckNanos(ledgers);
+        Map<String, Long> before = result.ledger().failuresBegunBefore(firstAck);
+        Map<String, Long> after = result.ledger().failuresBegunFrom(firstAck);
+        Console.progress("warm-up load: %d acked, %d failed%s%s", result.acked(), result.failed(),
+                before.isEmpty() ? "" : "; before the cluster's first SEND_OK (not judged) " + before,
+                after.isEmpty() ? "" : "; after it (UNEXPECTED: fails the round) " + after);
+        return new WarmupSlice(messages, result);
+    }
+
+    /**
+     * Reads the warm-up topic back, every slice in one pass, and judges the warm-up ({@link WarmupVerdict}); null without a
+     * warm-up load.
+     */
+    private static WarmupVerdict verifyWarmup(String namesrvAddress, List<WarmupSlice> slices, String release) {
+        if (slices.isEmpty()) {
+            return null;
+        }
+        long began = System.nanoTime();
+        List<DeliveryAudit.DeliveryReport> reports = new Verifier(namesrvAddress, VERIFY_TIMEOUT)
+                .verify(slices.stream().map(s -> new Verifier.Part(s.messages(), s.load().ledger())).toList());
+        double readBackSeconds = (System.nanoTime() - began) / 1e9;
+        DeliveryAudit.DeliveryReport all = reports.get(0);
+        for (int i = 1; i < reports.size(); i++) {
+            all = all.plus("slice " + (i + 1), reports.get(i));
+        }
+        WarmupVerdict verdict = WarmupVerdict.judge(slices.stream().map(s -> s.load().ledger()).toList(),
+                slices.stream().mapToDouble(s -> s.load().seconds()).sum(), all, readBackSeconds, release);
+        Console.progress("%s read-back (warm-up, %d load%s): %s in %.1f s", WARMUP_LOAD_TOPIC, slices.size(),
+                slices.size() == 1 ? "" : "s", all.line(), readBackSeconds);
+        return verdict;
     }
 
     /** Each master's threads now, by node name. */

@@ -2,6 +2,7 @@ package io.hotpath.e2e.run;
 
 import io.hotpath.e2e.check.DeliveryAudit;
 import io.hotpath.e2e.check.FailedSends;
+import io.hotpath.e2e.check.WarmupVerdict;
 import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.node.NetworkSummary;
@@ -25,13 +26,28 @@ import java.util.stream.Collectors;
  * is every read-back in one verdict; {@code extraReadBacks} are those besides the load's, by name
  * ("hotpath_smoke_relay by 4.9.0"), already counted in {@code delivery}. {@code failedSends}: every send of the
  * run (load and extra sends) that was not acknowledged, by phase and reason, judged against the run's fault.
+ * {@code warmup}: the warm-up load before the measured window, read back and judged apart ({@link WarmupVerdict#NONE}
+ * without one).
  *
- * <p>A run passes when nothing acknowledged was lost or damaged, something was acknowledged, and every failed
- * send is one its fault scenario expects ({@link FailedSends}).
+ * <p>A run passes when nothing acknowledged was lost or damaged, something was acknowledged, every failed
+ * send is one its fault scenario expects ({@link FailedSends}), and its warm-up passed.
  */
 public record RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
                           DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
-                          FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
+                          FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network,
+                          WarmupVerdict warmup) {
+
+    public RoundResult {
+        warmup = warmup == null ? WarmupVerdict.NONE : warmup;
+    }
+
+    /** A round without a warm-up load. */
+    public RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
+                       DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
+                       FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network) {
+        this(flavor, distribution, runDir, options, load, delivery, extraReadBacks, failedSends, bootSeconds, totalSeconds, metrics,
+                network, WarmupVerdict.NONE);
+    }
 
     /** Without extra sends and read-backs and cost figures ({@link #metrics()} null), on loopback. */
     public RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
@@ -41,7 +57,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
     }
 
     public boolean passed() {
-        return delivery.passed() && load.acked() > 0 && failedSends.unexpected() == 0;
+        return delivery.passed() && load.acked() > 0 && failedSends.unexpected() == 0 && warmup.passed();
     }
 
     /** Why the run failed, one phrase per cause ("lost 3", "unexpected failed sends 1 {MQBrokerException code 2=1}"); empty on a pass. */
@@ -59,6 +75,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
                     .forEach(r -> unexpected.merge(r.phase() + ": " + r.reason(), r.sends(), Long::sum));
             reasons.add("unexpected failed sends " + failedSends.unexpected() + " " + unexpected);
         }
+        reasons.addAll(warmup.failureReasons());
         return reasons;
     }
 
@@ -84,6 +101,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
                 delivery.knownDefect() == 0 ? "" : "; with a known defect (listed below) " + delivery.knownDefect()));
         extraReadBacks.forEach((name, report) -> out.append(String.format(Locale.ROOT, "  read-back %s: %s, without WAIT %d%n",
                 name, report.line(), report.withoutWait())));
+        out.append(warmup.summaryLines());
         if (load.maxScheduleLagNanos() >= 0) {
             out.append(String.format(Locale.ROOT, "  paced at %d msg/s: latest send started %.1f ms after its slot%s%n",
                     options.rate(), load.maxScheduleLagMillis(),
@@ -148,6 +166,8 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
         row(rows, results, "duplicates / stored unacked", r -> r.delivery.duplicates() + " / " + r.delivery.storedUnacked());
         row(rows, results, "lost / corrupt / misplaced", r -> r.delivery.lost() + " / " + r.delivery.corrupt() + " / " + r.delivery.misplaced());
         row(rows, results, "stored without WAIT", r -> Long.toString(r.delivery.withoutWait()));
+        row(rows, results, "warm-up acked / lost / failed after 1st SEND_OK", r -> !r.warmup.ran() ? "none"
+                : r.warmup.acked() + " / " + r.warmup.delivery().lost() + " / " + r.warmup.unexpectedFailedSends());
         row(rows, results, "boot / whole run (s)", r -> String.format(Locale.ROOT, "%.0f / %.0f", r.bootSeconds, r.totalSeconds));
 
         StringJoiner header = new StringJoiner(" | ", "| | ", " |\n");
@@ -209,6 +229,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
                 field("misplaced", r.misplaced()), field("duplicates", r.duplicates()), field("storedWithoutWait", r.withoutWait()),
                 field("knownDefect", r.knownDefect())) + "}"));
         json.add("\"extraReadBacks\": " + extra);
+        json.add("\"warmup\": " + warmup.json());
         json.add(field("seconds", options.seconds())).add(field("rate", options.rate()))
                 .add(field("maxScheduleLagMs", load.maxScheduleLagMillis()));
         json.add("\"brokerJvmOptions\": " + options.brokerJvmOptions().stream().map(RoundResult::quote)

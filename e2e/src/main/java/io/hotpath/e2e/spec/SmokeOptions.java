@@ -28,7 +28,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
         return seconds > 0;
     }
 
-    /** The discarded load before the measured one: {@code --warmup} seconds at the smoke's rate and threads, or none. */
+    /** The unmeasured load before the measured one (read back and judged apart): {@code --warmup} seconds at the smoke's rate and threads, or none. */
     public Warmup warmup() {
         return new Warmup(warmupSeconds, 0);
     }
@@ -77,8 +77,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               (never skips a slot), so the offered load stays R msg/s         [default: unpaced]
               --warmup S      before the measured load, S s of the same load (-w, --rate) to a topic of its
                               own, hotpath_warmup_load, so that the brokers' first seconds (class loading, JIT)
-                              are not in the verdict; it is neither read back nor verdicted, its failed sends
-                              are printed by reason                                       [default: 0, none]
+                              are not measured; read back after the measured load and judged apart: a lost
+                              message or a send failed after the cluster's first SEND_OK fails the run [default: 0, none]
               --broker-jvm-opts "O"
                               extra JVM options for the four brokers (whitespace-separated, no spaces
                               inside one option), e.g. "-XX:+UseParallelGC -Xms2g -Xmx2g"

@@ -3,7 +3,7 @@ package io.hotpath.e2e.spec;
 import java.util.Locale;
 
 /**
- * The discarded load a round runs before its measured window, on a topic of its own: {@code maxSeconds} of it, or, with
+ * The unmeasured load a round runs before its measured window, on a topic of its own (read back and judged apart): {@code maxSeconds} of it, or, with
  * {@code untilJitBelow} above 0, slices of {@link #SLICE_SECONDS} until the masters' JIT compiler threads used less than
  * that share of the masters' CPU in {@link #WARM_SLICES} slices in a row (at most {@code maxSeconds}). A fresh 5.3.3 master still compiles
  * after a minute of load (7.5 % of its CPU after 60 s, docs/results/campaign-5.3.3-2026-11-26.md), and its CPU per

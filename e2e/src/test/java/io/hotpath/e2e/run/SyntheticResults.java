@@ -6,6 +6,7 @@ import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.load.SendLedger;
 import io.hotpath.e2e.measure.AllocationSites;
+import io.hotpath.e2e.measure.OtherCpu;
 import io.hotpath.e2e.measure.ContextSwitches;
 import io.hotpath.e2e.measure.ProcessCpuTimes;
 import io.hotpath.e2e.measure.RunMetrics;
@@ -68,7 +69,7 @@ public final class SyntheticResults {
                     gcCount, gcPauseMs);
         }
 
-        /** Other processes' CPU not measured (RunMetrics' -1). */
+        /** Other processes' CPU not measured. */
         public Figures unknownMachine() {
             return new Figures(masterCpuMicrosPerMsg, tps, rtP99Ms, masterThreads, lost, RunMetrics.MachineLoad.UNKNOWN, systemBusy,
                     gcCount, gcPauseMs);
@@ -100,13 +101,13 @@ public final class SyntheticResults {
                 acked - figures.lost(), figures.lost(), 0, 0, 0, 0, 0, 0, List.of());
         // master CPU all user time; other processes' CPU far above the busy-machine flag, none, or not measured
         long masterMicros = Math.round(figures.masterCpuMicrosPerMsg() * MESSAGES);
-        long otherMicros = switch (figures.machine()) {
-            case BUSY -> 1_000_000_000L;
-            case QUIET -> 0;
-            case UNKNOWN -> -1;
+        OtherCpu other = switch (figures.machine()) {
+            case BUSY -> new OtherCpu(null, 2, 60_000_000L, 1_030_000_000L, 1_030_000_000L, 0, 30_000_000L, 6);
+            case QUIET -> new OtherCpu(null, 2, 60_000_000L, 30_000_000L, 30_000_000L, 0, 30_000_000L, 6);
+            case UNKNOWN -> OtherCpu.notMeasured("broker-a killed or restarted in the window");
         };
         RunMetrics metrics = new RunMetrics(30, MESSAGES, new ProcessCpuTimes(masterMicros, 0), new ProcessCpuTimes(0, 0),
-                new ProcessCpuTimes(0, 0), otherMicros, 1000L * MESSAGES, figures.gcCount(), figures.gcPauseMs(), figures.gcPauseMs(),
+                new ProcessCpuTimes(0, 0), other, 1000L * MESSAGES, figures.gcCount(), figures.gcPauseMs(), figures.gcPauseMs(),
                 new CommitLogScan.TopicBytes(MESSAGES, 1200L * MESSAGES, MESSAGES, 1200L * MESSAGES), figures.masterThreads());
         RoundSpec options = SmokeOptions.parse().round();
         Distribution distribution = distribution(runDir);
@@ -120,7 +121,7 @@ public final class SyntheticResults {
         RoundResult r = result(runDir, figures);
         RunMetrics m = r.metrics();
         RunMetrics sampled = new RunMetrics(m.windowSeconds(), m.messages(), m.masterCpu(), m.slaveCpu(), m.loadGeneratorCpu(),
-                m.otherCpuMicros(), m.masterAllocatedBytes(), m.masterGcCount(), m.masterGcPauseMillisTotal(), m.masterGcPauseMillisMax(),
+                m.otherCpu(), m.masterAllocatedBytes(), m.masterGcCount(), m.masterGcPauseMillisTotal(), m.masterGcPauseMillisMax(),
                 m.commitLog(), m.masterThreads(), sites);
         return new RoundResult(r.flavor(), r.distribution(), r.runDir(), r.options(), r.load(), r.delivery(), r.extraReadBacks(),
                 r.failedSends(), r.bootSeconds(), r.totalSeconds(), sampled, r.network());

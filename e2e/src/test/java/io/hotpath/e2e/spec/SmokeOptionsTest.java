@@ -38,7 +38,7 @@ class SmokeOptionsTest {
     }
 
     @Test
-    void aWarmupIsADiscardedLoadOfItsSecondsAndNoneByDefault() {
+    void aWarmupIsALoadOfItsSecondsAndNoneByDefault() {
         assertThat(SmokeOptions.parse().warmup()).isEqualTo(Warmup.NONE);
         assertThat(SmokeOptions.parse("--warmup", "20", "--rate", "500").warmup()).isEqualTo(new Warmup(20, 0));
         assertThatThrownBy(() -> SmokeOptions.parse("--warmup", "-1"))
