@@ -112,7 +112,8 @@ public final class ReplicationPromiseCheck {
         /** One line: what each phase was answered, and the verdict. */
         public String line() {
             return String.format(Locale.ROOT, "%-13s before: %s; slave frozen (master waits %s, client %d s): %d sends, %d SEND_OK %s;"
-                    + " resumed: %s -> %s", label, counts(before), masterWait.describe(), clientTimeout().toSeconds(), whileFrozen.size(), whileFrozen.stream().filter(SEND_OK::equals).count(), counts(whileFrozen),
+                    + " resumed: %s -> %s", label, counts(before), masterWait.describe(), clientTimeout().toSeconds(),
+                    whileFrozen.size(), whileFrozen.stream().filter(SEND_OK::equals).count(), counts(whileFrozen),
                     endsWithSendOk(afterResume) ? String.format(Locale.ROOT, "SEND_OK after %.1f s", resumeSeconds) : counts(afterResume),
                     passed() ? "PASS" : "FAIL");
         }
