@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  *       to build-broker ({@code upstream.tests.outside.ci}); the full modules run in build-broker.</li>
  *   <li>The patched 2m-2s smoke with both masters profiled live (async-profiler attach): fails on any lost message or
  *       leftover process; the flame graphs must exist and show broker frames; both masters must have decoded sends
- *       with the send-header patch's decoder (profile provenance).</li>
+ *       with the send-header patch's decoder (profile provenance). Then a patched {@code bin/hotpath smoke} SIGKILLed in
+ *       its load: nothing of the run may be left ({@link SigkillCheck}).</li>
  *   <li>A few-second JMH flame graph: must exist and show the benchmarked codec.</li>
  *   <li>campaign --ci: kill -9 a slave mid-run, and a master of the line's tuned build (zero loss each), store
  *       upgrade/rollback stock &lt;-&gt; patched, no SEND_OK while a slave is frozen.</li>
@@ -161,6 +162,11 @@ final class CiTests {
             // (class-load log + JFR class-load stacks; stock fails this, profiling/README.md "The provenance check")
             expect(Profile.run(root, List.of("provenance", cluster.toString())), "the decoder provenance check");
         }
+        info("2/4 bin/hotpath smoke SIGKILLed in its load: its controller and cluster must end with it");
+        timed("smoke SIGKILLed, nothing left", release, () -> {
+            SigkillCheck.run(root);
+            return 0;
+        });
     }
 
     private void jmhFlameGraph() {

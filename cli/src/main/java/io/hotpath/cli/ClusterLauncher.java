@@ -21,7 +21,10 @@ import sun.misc.Signal;
  * left: a Ctrl-C (or SIGTERM, SIGHUP) to this JVM asks the controller to stop (SIGTERM runs its shutdown hook, which
  * stops the cluster by PID) and waits for it; afterwards any process whose command line names this run's directories is
  * killed and the run fails. The controller runs in a session of its own ({@code setsid}), so that a terminal's Ctrl-C
- * reaches this JVM alone and the cluster is stopped in order, by the controller.
+ * reaches this JVM alone and the cluster is stopped in order, by the controller. That session also keeps a SIGKILL of this
+ * JVM (or a CI timeout's) from reaching the controller, so the controller's stdin is a pipe whose only write end this JVM
+ * holds: when this JVM ends, however it ends, the controller reads end of file and exits, its shutdown hooks stopping the
+ * cluster by PID (e2e's {@code LauncherWatchdog}).
  *
  * <p>Exit codes: the controller's; 130 when interrupted; 1 when the controller ended without finishing (it writes its
  * exit code to a file when it finishes) or something of the run was still running.
@@ -30,6 +33,8 @@ final class ClusterLauncher {
 
     static final String SMOKE = "io.hotpath.e2e.cli.ClusterSmoke";
     static final String CAMPAIGN = "io.hotpath.e2e.cli.CampaignCommand";
+    /** Tells the controller that its stdin is this JVM's pipe, to watch for its end (e2e's LauncherWatchdog.PROPERTY). */
+    static final String LAUNCHER_PIPE = "hotpath.e2e.launcherPipe";
 
     private final Path root;
     private final Path runRoot;
@@ -52,7 +57,7 @@ final class ClusterLauncher {
         try {
             List<String> systemProperties = List.of("-XX:+PerfDisableSharedMem", "-Djava.io.tmpdir=" + clientHome.resolve("tmp"),
                 "-Duser.home=" + clientHome, "-Dhotpath.e2e.runRoot=" + runRoot, "-Dhotpath.e2e.stamp=" + stamp,
-                "-Dhotpath.e2e.exitFile=" + clientHome.resolve("exit-code"));
+                "-Dhotpath.e2e.exitFile=" + clientHome.resolve("exit-code"), "-D" + LAUNCHER_PIPE + "=stdin");
             List<String> java = javaCommand(main, args, systemProperties, controllerClasspath(clientHome));
             List<String> command = new ArrayList<>();
             if (hasSetsid()) {
@@ -89,7 +94,9 @@ final class ClusterLauncher {
             }
         }));
         try {
-            process = new ProcessBuilder(command).inheritIO().start();
+            // stdin stays a pipe from this JVM (never written, never closed here): its end tells the controller we are gone
+            process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         } catch (IOException e) {
             throw new CommandFailure("cannot start the controller: " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.hotpath.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the launcher promises whatever the controller does, shown with a stand-in controller (a shell script) in a JVM of
- * its own: a Ctrl-C stops the controller, which stops what it started, and the run ends 130; a process of the run left
+ * its own: a Ctrl-C stops the controller, which stops what it started, and the run ends 130; a SIGKILL of the launcher
+ * ends the controller's stdin, so that it stops what it started too; a process of the run left
  * behind is killed and fails the run; a controller that ends without finishing fails it; a finished one gives its exit.
  */
 class ClusterLauncherTest {
@@ -28,11 +30,15 @@ class ClusterLauncherTest {
     }
 
     private Process harness(String script) throws Exception {
+        return harness(script, ProcessBuilder.Redirect.PIPE);
+    }
+
+    private Process harness(String script, ProcessBuilder.Redirect stdin) throws Exception {
         clientHome();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"), LauncherHarness.class.getName(), root.toString(), STAMP,
             "bash", "-c", script));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectInput(stdin).start();
     }
 
     private static String finish(Process process) throws Exception {
@@ -80,6 +86,56 @@ class ClusterLauncherTest {
         assertThat(output).contains("hotpath: SIGINT received: stopping the cluster",
             "hotpath: error: interrupted by SIGINT; the cluster was stopped");
         assertThat(alive(pid)).isFalse();
+    }
+
+    @Test
+    void aSigkillOfTheLauncherEndsTheControllersStdinSoItStopsWhatItStarted() throws Exception {
+        Path pid = root.resolve("child.pid");
+        Path controllerPid = root.resolve("controller.pid");
+        // the stand-in controller does what the real one's watchdog does: reads stdin to its end, then stops its "broker"
+        Path terminal = root.resolve("terminal");
+        new ProcessBuilder("mkfifo", terminal.toString()).start().waitFor();
+        // the launcher's own stdin as a terminal's or a CI runner's: open after the launcher is gone (a pipe from this JVM
+        // would be closed when the launcher exits). Opened read-write here, so that the launcher's open does not block
+        try (RandomAccessFile stdinHeldOpen = new RandomAccessFile(terminal.toFile(), "rw")) {
+            sigkillOfTheLauncher(harness("echo $$ > '" + controllerPid + "'; sleep 300 & echo $! > '" + pid + "'; cat > /dev/null;"
+                + " kill $!", ProcessBuilder.Redirect.from(terminal.toFile())), pid, controllerPid);
+        }
+    }
+
+    private static void sigkillOfTheLauncher(Process launcher, Path pid, Path controllerPid) throws Exception {
+        try {
+            await(pid);
+            await(controllerPid);
+            assertThat(alive(pid)).isTrue();
+
+            // SIGKILL from outside (Process.destroyForcibly would also close our end of the launcher's stdin): no handler
+            // of the launcher's runs, and the launcher's own stdin stays open, so only the launcher's pipe can tell
+            new ProcessBuilder("kill", "-KILL", Long.toString(launcher.pid())).start().waitFor();
+            assertThat(launcher.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(gone(pid)).as("the controller's child, a few seconds after the launcher's SIGKILL").isTrue();
+            assertThat(gone(controllerPid)).as("the controller").isTrue();
+        } finally {
+            killIfRunning(pid);
+            killIfRunning(controllerPid);
+        }
+    }
+
+    /** Whether the process ends within 5 s. */
+    private static boolean gone(Path pidFile) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            if (!alive(pidFile)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void killIfRunning(Path pidFile) throws Exception {
+        if (Files.exists(pidFile)) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     @Test

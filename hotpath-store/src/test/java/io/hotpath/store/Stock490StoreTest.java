@@ -2,6 +2,7 @@ package io.hotpath.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hotpath.testkit.LoopbackListeners;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.Map;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.UtilAll;
@@ -55,10 +57,15 @@ class Stock490StoreTest {
         config.setMaxIndexNum(1000);
         config.setMaxHashSlotNum(100);
         config.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
+        config.setHaListenPort(0); // an ephemeral port: never collides with a broker running on this machine
         store = new DefaultMessageStore(config, new BrokerStatsManager("DefaultCluster"),
             (topic, queueId, offset, tagsCode, storeTime, filter, props) -> { }, new BrokerConfig());
+        // the store's HA listener (its accept service exists from the constructor on) binds loopback, not every interface
+        LoopbackListeners.toLoopback(LoopbackListeners.get(LoopbackListeners.get(store, "haService"), "acceptSocketService"));
         assertThat(store.load()).isTrue();
+        List<InetSocketAddress> before = LoopbackListeners.listening();
         store.start();
+        LoopbackListeners.requireLoopbackOnly("the 4.9.0 store", before);
     }
 
     @AfterEach

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -27,10 +28,13 @@ import org.apache.rocketmq.common.message.MessageQueue;
 /**
  * What a SYNC_MASTER's SEND_OK promises, checked with its slave frozen: {@link FaultScenario#VICTIM_SLAVE} gets SIGSTOP, so
  * its JVM keeps its connection open but receives and acknowledges nothing, and every send to that master's queue from
- * then on must be answered with something other than SEND_OK (4.9.x: FLUSH_SLAVE_TIMEOUT after syncFlushTimeout, or the
- * client's own 3 s timeout first; 5.x: FLUSH_SLAVE_TIMEOUT after slaveTimeout). A message sent after the freeze cannot
- * be on the slave, so one SEND_OK breaks the promise. The controls run on the same producer and queue: a SEND_OK
- * before the freeze, and again after SIGCONT, so a check that saw none while frozen could have seen one.
+ * then on must be answered by the master with its refusal: FLUSH_SLAVE_TIMEOUT once its wait for the slave ran out
+ * ({@link ReplicationWait}), or SLAVE_NOT_AVAILABLE from a 4.9.x master that dropped the silent slave's connection
+ * (haHousekeepingInterval, 20 s). A message sent after the freeze cannot be on the slave, so one SEND_OK breaks the
+ * promise; and a send the client gave up on proves nothing either way, so the client waits longer than the master
+ * (the effective wait of the master's written configuration plus a margin) and a client timeout fails the check. The
+ * controls run on the same producer and queue: a SEND_OK before the freeze, and again after SIGCONT, so a check that saw
+ * none while frozen could have seen one.
  *
  * <p>Knobs and levers that move work between threads (the tuned configuration's codec switch) must keep the promise:
  * {@code campaign --ci} runs this on stock and on patched with the line's tuned configuration (as it is where the line
@@ -40,15 +44,19 @@ public final class ReplicationPromiseCheck {
 
     static final String TOPIC = "hotpath_promise";
     static final String SEND_OK = "SEND_OK";
-    /** Sends while the slave is frozen: {@link #SENDERS} threads, each one after the other (each waits up to 3 s). */
+    static final String FLUSH_SLAVE_TIMEOUT = "FLUSH_SLAVE_TIMEOUT";
+    /** The master's answers that say it could not replicate: what every send while the slave is frozen must get. */
+    static final Set<String> REFUSALS = Set.of(FLUSH_SLAVE_TIMEOUT, "SLAVE_NOT_AVAILABLE");
+    /** Sends while the slave is frozen: {@link #SENDERS} threads, each one after the other. */
     static final int FROZEN_SENDS = 8;
-    private static final int SENDERS = 4;
+    static final int SENDERS = 4;
     private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration TOPIC_TIMEOUT = Duration.ofMinutes(1);
     /** How long the resumed slave may take to catch up before a send to its master is acknowledged again. */
     private static final Duration RESUME_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration BEFORE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
+    private static final Duration MARGIN_FOR_THREADS = Duration.ofSeconds(10);
 
     private ReplicationPromiseCheck() {
     }
@@ -57,8 +65,8 @@ public final class ReplicationPromiseCheck {
      * The answers to each phase's sends ({@link #SEND_OK}, another send status, or the client's exception as
      * {@link SendLedger#reason}), in the order they came.
      */
-    public record Report(String label, List<String> before, List<String> whileFrozen, List<String> afterResume,
-                         double resumeSeconds) {
+    public record Report(String label, ReplicationWait masterWait, List<String> before, List<String> whileFrozen,
+                         List<String> afterResume, double resumeSeconds) {
 
         public Report {
             before = List.copyOf(before);
@@ -77,6 +85,16 @@ public final class ReplicationPromiseCheck {
                 problems.add(acknowledged + " of " + whileFrozen.size() + " sends answered SEND_OK while the slave was frozen:"
                         + " the master acknowledged messages its slave could not have");
             }
+            List<String> unobserved = whileFrozen.stream().filter(a -> !SEND_OK.equals(a) && !REFUSALS.contains(a)).toList();
+            if (!unobserved.isEmpty()) {
+                problems.add(unobserved.size() + " of " + whileFrozen.size() + " sends while the slave was frozen got no refusal"
+                        + " from the master within the client's " + clientTimeout().toSeconds() + " s " + counts(unobserved)
+                        + ": what the master answered was not observed");
+            }
+            if (!whileFrozen.isEmpty() && !whileFrozen.contains(FLUSH_SLAVE_TIMEOUT)) {
+                problems.add("no send while the slave was frozen was answered " + FLUSH_SLAVE_TIMEOUT + " " + counts(whileFrozen)
+                        + ": the master never waited for the frozen slave, so its connected slave was not tested");
+            }
             if (whileFrozen.size() != FROZEN_SENDS) {
                 problems.add(whileFrozen.size() + " sends while the slave was frozen, expected " + FROZEN_SENDS);
             }
@@ -93,10 +111,16 @@ public final class ReplicationPromiseCheck {
 
         /** One line: what each phase was answered, and the verdict. */
         public String line() {
-            return String.format(Locale.ROOT, "%-13s before: %s; slave frozen: %d sends, %d SEND_OK %s; resumed: %s -> %s", label,
-                    counts(before), whileFrozen.size(), whileFrozen.stream().filter(SEND_OK::equals).count(), counts(whileFrozen),
+            return String.format(Locale.ROOT, "%-13s before: %s; slave frozen (master waits %s, client %d s): %d sends, %d SEND_OK %s;"
+                    + " resumed: %s -> %s", label, counts(before), masterWait.describe(), clientTimeout().toSeconds(),
+                    whileFrozen.size(), whileFrozen.stream().filter(SEND_OK::equals).count(), counts(whileFrozen),
                     endsWithSendOk(afterResume) ? String.format(Locale.ROOT, "SEND_OK after %.1f s", resumeSeconds) : counts(afterResume),
                     passed() ? "PASS" : "FAIL");
+        }
+
+        /** How long each send waited for its answer. */
+        public Duration clientTimeout() {
+            return masterWait.clientTimeout(SENDERS);
         }
 
         private static boolean endsWithSendOk(List<String> answers) {
@@ -123,7 +147,10 @@ public final class ReplicationPromiseCheck {
             DefaultMQProducer producer = new DefaultMQProducer("hotpath_promise_producer");
             producer.setNamesrvAddr(cluster.namesrvAddress());
             producer.setInstanceName("hotpath-promise-" + runDir.getFileName());
-            producer.setSendMsgTimeout(3000);
+            // the client outwaits the master, so that each send while the slave is frozen shows the master's own answer
+            ReplicationWait wait = ReplicationWait.of(distribution.release(), cluster.config(master));
+            Duration clientTimeout = wait.clientTimeout(SENDERS);
+            producer.setSendMsgTimeout(Math.toIntExact(clientTimeout.toMillis()));
             try {
                 producer.start();
             } catch (MQClientException e) {
@@ -136,13 +163,13 @@ public final class ReplicationPromiseCheck {
                 List<String> whileFrozen;
                 cluster.freezeNode(FaultScenario.VICTIM_SLAVE, true);
                 try {
-                    whileFrozen = sendConcurrently(producer, queue);
+                    whileFrozen = sendConcurrently(producer, queue, clientTimeout);
                 } finally {
                     cluster.freezeNode(FaultScenario.VICTIM_SLAVE, false);
                 }
                 long resumed = System.nanoTime();
                 List<String> afterResume = sendUntilOk(producer, queue, "after", resumed + RESUME_TIMEOUT.toNanos());
-                Report report = new Report(label, before, whileFrozen, afterResume, (System.nanoTime() - resumed) / 1e9);
+                Report report = new Report(label, wait, before, whileFrozen, afterResume, (System.nanoTime() - resumed) / 1e9);
                 Console.progress("replication promise: %s", report.line());
                 return report;
             } finally {
@@ -169,7 +196,8 @@ public final class ReplicationPromiseCheck {
     }
 
     /** {@link #FROZEN_SENDS} sends from {@link #SENDERS} threads at once, so that group commit sees more than one waiting. */
-    private static List<String> sendConcurrently(DefaultMQProducer producer, MessageQueue queue) throws InterruptedException {
+    private static List<String> sendConcurrently(DefaultMQProducer producer, MessageQueue queue, Duration clientTimeout)
+            throws InterruptedException {
         List<String> answers = Collections.synchronizedList(new ArrayList<>());
         List<Thread> senders = new ArrayList<>();
         for (int s = 0; s < SENDERS; s++) {
@@ -183,8 +211,11 @@ public final class ReplicationPromiseCheck {
             senders.add(thread);
             thread.start();
         }
+        // each thread's sends one after the other, each bounded by the client's timeout; a send still out after that is
+        // missing from the answers, which the report counts
+        long deadline = System.nanoTime() + clientTimeout.multipliedBy(FROZEN_SENDS / SENDERS).plus(MARGIN_FOR_THREADS).toNanos();
         for (Thread thread : senders) {
-            thread.join(Duration.ofMinutes(1).toMillis());
+            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
         }
         synchronized (answers) {
             return List.copyOf(answers);

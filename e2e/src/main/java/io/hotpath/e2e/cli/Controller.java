@@ -59,6 +59,7 @@ final class Controller {
                 .toAbsolutePath().normalize();
         String stamp = System.getProperty("hotpath.e2e.stamp",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        LauncherWatchdog.startIfLaunched();
         try {
             return body.run(new ControllerContext(projectRoot, runRoot, stamp)) ? 0 : 1;
         } catch (UsageException e) {

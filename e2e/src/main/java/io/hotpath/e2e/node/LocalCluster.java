@@ -7,6 +7,7 @@ import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.spec.ClusterLayout;
 import io.hotpath.e2e.spec.Distribution;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
@@ -116,6 +117,23 @@ public final class LocalCluster implements AutoCloseable {
         return runDir.resolve(node.name());
     }
 
+    /** The configuration file a started node runs with, as this cluster wrote it. */
+    public Path configFile(ClusterLayout.Node node) {
+        return nodeDir(node).resolve(node.name() + ".properties");
+    }
+
+    /** What {@link #configFile} holds: the settings the node was started with (not the release's defaults it leaves out). */
+    public Properties config(ClusterLayout.Node node) {
+        Path file = configFile(node);
+        Properties config = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+            config.load(reader);
+        } catch (IOException e) {
+            throw new ClusterException("cannot read " + file + " (was " + node.name() + " started?): " + e.getMessage(), e);
+        }
+        return config;
+    }
+
     /**
      * Starts the name server, then the four brokers, and waits (at most {@code timeout} overall,
      * printing progress) until brokers are registered and each master's slave replicates.
@@ -166,7 +184,7 @@ public final class LocalCluster implements AutoCloseable {
             throw new ClusterException("cluster is stopping; not starting " + node.name());
         }
         Path dir = nodeDir(node);
-        Path configFile = dir.resolve(node.name() + ".properties");
+        Path configFile = configFile(node);
         try {
             Files.createDirectories(dir.resolve("logs"));
             Files.createDirectories(dir.resolve("tmp"));

@@ -1,6 +1,9 @@
 package io.hotpath.dist.store.probe;
 
+import io.hotpath.dist.store.shared.LoopbackStores;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.store.DefaultMessageStore;
 import org.apache.rocketmq.store.PutMessageResult;
@@ -12,7 +15,8 @@ import org.apache.rocketmq.store.stats.BrokerStatsManager;
 
 /**
  * A started {@code DefaultMessageStore} of whichever release this class loader holds, in a temp directory, with its
- * schedule service running as on a master; {@link #close} shuts it down and deletes its files.
+ * schedule service running as on a master, its HA port on loopback only; {@link #close} shuts it down and deletes its
+ * files.
  */
 final class ProbeStore implements AutoCloseable {
 
@@ -42,10 +46,19 @@ final class ProbeStore implements AutoCloseable {
         config.setHaListenPort(0); // an ephemeral port: never collides with a broker running on this machine
         DefaultMessageStore store = new DefaultMessageStore(config, brokerStatsManager(),
             (topic, queueId, offset, tagsCode, storeTime, filter, props) -> { }, new BrokerConfig());
+        LoopbackStores.haToLoopback(store);
         if (!store.load()) {
             throw new IllegalStateException("store did not load " + root);
         }
+        List<InetSocketAddress> listening = LoopbackStores.listening();
         store.start();
+        try {
+            LoopbackStores.requireLoopbackOnly("the probe's store", listening);
+        } catch (IllegalStateException e) {
+            store.shutdown();
+            store.destroy();
+            throw e;
+        }
         // as BrokerController does on a master: the schedule service re-puts due delayed messages
         store.handleScheduleMessageService(BrokerRole.ASYNC_MASTER);
         return new ProbeStore(store);

@@ -1,8 +1,10 @@
 package io.hotpath.dist.store.probe533;
 
+import io.hotpath.dist.store.shared.LoopbackStores;
 import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.broker.schedule.ScheduleMessageService;
@@ -73,10 +75,20 @@ final class Probe533Store implements AutoCloseable {
         DefaultMessageStore store = new DefaultMessageStore(config, new BrokerStatsManager(CLUSTER, true),
             (topic, queueId, logicOffset, tagsCode, msgStoreTime, filterBitMap, properties) -> { }, brokerConfig,
             new ConcurrentHashMap<>());
+        // 5.x makes the HA accept service in start() (DefaultHAService#init): ours points it at loopback before it binds
+        set(store, "haService", new LoopbackHaService());
         if (!store.load()) {
             throw new IllegalStateException("store did not load " + root);
         }
+        List<InetSocketAddress> listening = LoopbackStores.listening();
         store.start();
+        try {
+            LoopbackStores.requireLoopbackOnly("the 5.x probe's store", listening);
+        } catch (IllegalStateException e) {
+            store.shutdown();
+            store.destroy();
+            throw e;
+        }
 
         BrokerController controller = (BrokerController) allocateWithoutConstructor(BrokerController.class);
         set(controller, "brokerConfig", brokerConfig);
