@@ -112,7 +112,7 @@ public final class CampaignRejudgement {
         String machine = round.has("machine") ? round.get("machine").getAsString()
                 : round.has("busyMachine") && round.get("busyMachine").getAsBoolean() ? "busy" : "unknown";
         return new RoundFigures(round.get("scenario").getAsString(), round.get("round").getAsInt(), round.get("arm").getAsString(),
-                "PASS".equals(round.get("result").getAsString()), round.has("lost") ? round.get("lost").getAsLong() : 0, machine,
+                "PASS".equals(round.get("result").getAsString()), List.of(), round.has("lost") ? round.get("lost").getAsLong() : 0, machine,
                 jit == null || jit.isJsonNull() ? null : jit.getAsDouble(), figures);
     }
 

@@ -113,7 +113,8 @@ public final class CampaignReport {
         METRICS.forEach(metric -> figures.put(metric.key(), metric.value().apply(result)));
         RunMetrics metrics = result.metrics();
         Double jit = metrics == null || metrics.masterJitShare() < 0 ? null : metrics.masterJitShare();
-        return new RoundFigures(round.scenario(), round.round(), round.arm().label(), result.passed(), result.delivery().lost(),
+        return new RoundFigures(round.scenario(), round.round(), round.arm().label(), result.passed(), result.failureReasons(),
+                result.delivery().lost(),
                 machine(round).label(), jit, figures);
     }
 
@@ -177,13 +178,17 @@ public final class CampaignReport {
                 out.append('\n').append(AllocationSiteTable.markdown(arms, scenarioProfiled));
             }
         }
-        out.append("\n## Rounds\n\n| scenario | round | arm | result | acked | failed sends (unexpected) | lost | machine | run dir |"
-                + "\n|---|---:|---|---|---:|---:|---:|---|---|\n");
+        out.append("\n## Rounds\n\nThe warm-up load of each round is read back and judged apart: acked, lost, and failed sends begun"
+                + " after the cluster's first SEND_OK (each fails the round).\n\n| scenario | round | arm | result | acked"
+                + " | failed sends (unexpected) | lost | warm-up: acked, lost, failed after first SEND_OK | machine | run dir |"
+                + "\n|---|---:|---|---|---:|---:|---:|---|---|---|\n");
         for (ArmRound round : rounds) {
             RoundResult r = round.result();
-            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d (%d) | %d | %s | %s |%n", round.scenario(), round.round(),
-                    round.arm().label(), r.verdict(), r.load().acked(), r.failedSends().total(), r.failedSends().unexpected(),
-                    r.delivery().lost(), machine(round).label(), r.runDir().getFileName()));
+            String warmup = r.warmup().ran() ? String.format(Locale.ROOT, "%d, %d, %d", r.warmup().acked(), r.warmup().delivery().lost(),
+                    r.warmup().unexpectedFailedSends()) : "none";
+            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %d | %d (%d) | %d | %s | %s | %s |%n", round.scenario(),
+                    round.round(), round.arm().label(), r.verdict(), r.load().acked(), r.failedSends().total(), r.failedSends().unexpected(),
+                    r.delivery().lost(), warmup, machine(round).label(), r.runDir().getFileName()));
         }
         failedSendsTable(out);
         StringJoiner charts = new StringJoiner(", ", "\nCharts (one bar per arm): ", "\n");
@@ -388,7 +393,9 @@ public final class CampaignReport {
                     .add("\"arm\": " + GSON.toJson(round.arm().label())).add("\"line\": " + GSON.toJson(round.arm().line()))
                     .add("\"flavor\": " + GSON.toJson(round.arm().flavor())).add("\"result\": \"" + round.result().verdict() + "\"")
                     .add("\"runDir\": " + GSON.toJson(round.result().runDir().toString()))
-                    .add("\"lost\": " + round.result().delivery().lost());
+                    .add("\"lost\": " + round.result().delivery().lost())
+                    .add("\"failures\": " + GSON.toJson(round.result().failureReasons()))
+                    .add("\"warmup\": " + round.result().warmup().json());
             for (Metric metric : METRICS) {
                 Double value = metric.value().apply(round.result());
                 fields.add("\"" + metric.key() + "\": " + (value == null ? "null" : String.format(Locale.ROOT, "%.3f", value)));

@@ -12,14 +12,17 @@ import java.util.Map;
  * {@link CampaignReport#METRICS}; null when not measured). A round report and a committed campaign.json both give
  * these, so a campaign run today and one re-judged from its file are judged by the same rules ({@link CampaignVerdicts}).
  *
- * @param passed    the round's own verdict was PASS (no lost message, no unexpected failed send, no broken check)
+ * @param passed    the round's own verdict was PASS (no lost message, no unexpected failed send, no broken check, a
+ *                  warm-up that passed)
+ * @param failures  why the round failed, when known (a committed file records only PASS or FAIL)
  * @param machine   "quiet", "busy" or "unknown" ({@link RunMetrics.MachineLoad#label()})
  * @param jitShare  the masters' JIT compiler share of their CPU in the measured window, null when not measured
  */
-public record RoundFigures(String scenario, int round, String arm, boolean passed, long lost, String machine, Double jitShare,
-                           Map<String, Double> figures) {
+public record RoundFigures(String scenario, int round, String arm, boolean passed, List<String> failures, long lost, String machine,
+                           Double jitShare, Map<String, Double> figures) {
 
     public RoundFigures {
+        failures = List.copyOf(failures);
         figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     }
 
@@ -32,7 +35,7 @@ public record RoundFigures(String scenario, int round, String arm, boolean passe
     public List<String> exclusions() {
         List<String> why = new ArrayList<>();
         if (!passed) {
-            why.add("the round failed");
+            why.add(failures.isEmpty() ? "the round failed" : "the round failed (" + String.join(", ", failures) + ")");
         }
         if (lost > 0) {
             why.add(lost + " acknowledged messages lost");

@@ -8,7 +8,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.hotpath.e2e.campaign.CampaignReport.ArmRound;
 import io.hotpath.e2e.campaign.CampaignVerdicts.Comparison;
+import io.hotpath.e2e.check.DeliveryAudit;
+import io.hotpath.e2e.check.WarmupVerdict;
 import io.hotpath.e2e.measure.AllocationSites;
+import io.hotpath.e2e.run.RoundResult;
 import io.hotpath.e2e.run.SyntheticResults.Figures;
 import io.hotpath.e2e.run.SyntheticResults;
 import java.nio.file.Files;
@@ -140,8 +143,8 @@ class CampaignReportTest {
         // before issue 21 this said "Every round ran on a quiet machine"
         assertThat(markdown).doesNotContain("Every round ran on a quiet machine")
                 .contains("2 of 4 rounds ran on a machine whose other processes' CPU could not be measured")
-                .contains("| " + SCENARIO + " | 2 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | unknown |")
-                .contains("| " + SCENARIO + " | 1 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | quiet |");
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | none | unknown |")
+                .contains("| " + SCENARIO + " | 1 | 4.9.0 stock | PASS | 100 | 0 (0) | 0 | none | quiet |");
         assertThat(json.get(1).getAsJsonObject().get("machine").getAsString()).isEqualTo("unknown");
         assertThat(json.get(0).getAsJsonObject().get("machine").getAsString()).isEqualTo("quiet");
     }
@@ -161,7 +164,7 @@ class CampaignReportTest {
                 .contains("| failed sends, unexpected (must be 0) | 0 in 2 rounds | 4 in 2 rounds (FAIL) |")
                 // 96 acked at 4000/s: 0.024 s of load, 4 rejections in it
                 .contains("| rejected by flow control (/s, median [min-max]) | 0.00 [0.00-0.00] (2) | 83.3 [0.00-166.7] (2) |")
-                .contains("| " + SCENARIO + " | 2 | 4.9.0 patched | FAIL | 96 | 4 (4) | 0 | quiet |")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 patched | FAIL | 96 | 4 (4) | 0 | none | quiet |")
                 .contains("## Failed sends\n\n| scenario | round | arm | phase | reason | sends | verdict |\n|---|---:|---|---|---|---:|---|\n"
                         + "| " + SCENARIO + " | 2 | 4.9.0 patched | load | MQBrokerException code 2 | 4 | UNEXPECTED |\n");
         assertThat(round.get("failedSendsUnexpected").getAsLong()).isEqualTo(4);
@@ -380,7 +383,7 @@ class CampaignReportTest {
         assertThat(patched.rounds()).isEqualTo(5);
         assertThat(patched.min()).isEqualTo(301.0);
         assertThat(report.markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
-                .contains("| 3 | 4.9.0 patched | the round failed |")
+                .contains("| 3 | 4.9.0 patched | the round failed (unexpected failed sends 4 {load: MQBrokerException code 2=4}) |")
                 .contains("1 of 12 rounds do not count");
     }
 
@@ -398,7 +401,7 @@ class CampaignReportTest {
                 .contains("| 3 | 4.9.0 stock | machine load not measured |\n")
                 .contains("| 4 | 4.9.0 stock | JIT share not measured |\n")
                 .contains("| 5 | 4.9.0 stock | not warm (JIT 6.0 % of master CPU, warm below 5 %) |\n")
-                .contains("| 6 | 4.9.0 stock | the round failed; 1 acknowledged messages lost |\n");
+                .contains("| 6 | 4.9.0 stock | the round failed (lost 1, corrupt 0, misplaced 0); 1 acknowledged messages lost |\n");
     }
 
     @Test
@@ -419,6 +422,28 @@ class CampaignReportTest {
         assertThat(atSix.pHolm()).isCloseTo(15 * 2.0 / 924, Offset.offset(1e-12));
         assertThat(atSix.resolved()).isTrue();
         assertThat(atSix.verdict()).startsWith("resolved: -19.5 % (p = 0.0022, Holm over 15 metrics 0.0325; 6 vs 6 rounds)");
+    }
+
+    @Test
+    void aRoundWhoseWarmUpLostAMessageFailsDoesNotCountAndShowsItsWarmUp() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90)));
+        RoundResult r = rounds.get(3).result();
+        DeliveryAudit.DeliveryReport warmupReadBack = new DeliveryAudit.DeliveryReport(49, 0, 50, 49, 1, 0, 0, 0, 0, 0, 0, List.of());
+        WarmupVerdict warmup = WarmupVerdict.judge(List.of(SyntheticResults.ledger(50, 50)), 20, warmupReadBack, 1, "4.9.0");
+        rounds.set(3, new ArmRound(SCENARIO, 2, PATCHED_490, new RoundResult(r.flavor(), r.distribution(), r.runDir(), r.options(),
+                r.load(), r.delivery(), r.extraReadBacks(), r.failedSends(), r.bootSeconds(), r.totalSeconds(), r.metrics(), r.network(),
+                warmup)));
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        String markdown = report.markdown(CampaignOptions.parse("--lines", "4.9.0"), "");
+        assertThat(markdown).contains("| 2 | 4.9.0 patched | the round failed (warm-up: lost 1, corrupt 0, misplaced 0) |")
+                .contains("| " + SCENARIO + " | 2 | 4.9.0 patched | FAIL | 100 | 0 (0) | 0 | 50, 1, 0 | quiet |")
+                .contains("| " + SCENARIO + " | 1 | 4.9.0 patched | PASS | 100 | 0 (0) | 0 | none | quiet |");
+        assertThat(masterCpu(report, PATCHED_490).rounds()).isEqualTo(1);
+        JsonObject round = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject()
+                .getAsJsonArray("rounds").get(3).getAsJsonObject();
+        assertThat(round.getAsJsonObject("warmup").get("result").getAsString()).isEqualTo("FAIL");
     }
 
     /** Thread groups as a broker has them; a group of 0 did not exist in the round. */
