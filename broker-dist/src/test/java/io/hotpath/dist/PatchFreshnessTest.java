@@ -81,27 +81,6 @@ class PatchFreshnessTest {
         }
     }
 
-    /**
-     * The Result quotes a committed JMH result file (docs/results/jmh-*.json), or for an end-to-end patch a campaign
-     * file, every figure it prints is that file's, at the precision printed, from quotable rows only, and a subject that
-     * says faster holds beyond the errors ({@link QuotedResults}). Refreshed by `bin/hotpath jmh --line <release>
-     * --to-docs` on a quiet machine, then `bin/hotpath jmh --line <release> --write-results <that file>`.
-     */
-    @Test
-    void everyFigureOfEveryResultIsTheQuotedResultFilesAtItsPrintedPrecision() throws IOException {
-        Map<String, List<String>> problems = new LinkedHashMap<>();
-        for (PatchSeries.Patch patch : PatchSeries.read(line.dir()).patches()) {
-            String message = PatchGenerator.messagePart(Files.readString(patch.file(), StandardCharsets.UTF_8));
-            List<String> of = QuotedResults.problems(message, BuiltDistributions.projectRoot());
-            if (!of.isEmpty()) {
-                problems.put(patch.name(), of);
-            }
-        }
-        assertThat(problems).as("refresh with bin/hotpath jmh --line %s --to-docs (a quiet machine), then bin/hotpath jmh"
-            + " --line %s --write-results docs/results/jmh-%s-<date>.json", line.release(), line.release(), line.release())
-            .isEmpty();
-    }
-
     /** Repository path -> content of every file the patch creates (hunk "@@ -0,0 +1,N @@"). */
     static Map<String, String> newFiles(String patch) {
         Map<String, String> files = new LinkedHashMap<>();

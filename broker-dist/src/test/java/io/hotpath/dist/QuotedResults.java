@@ -39,12 +39,14 @@ import java.util.regex.Pattern;
  *
  * <p>A patch whose effect is end to end (a threading switch) quotes a campaign file instead:
  * <pre>
- * Result (campaign, 3 rounds per arm, 3000 msg/s offered: docs/results/screen-x-4.9.8-2026-11-27.json from ...):
- * - masterCpuMicrosPerMsg: patched 300.1 -&gt; patched+tuned 250.2 (A/A spread 12 %, resolved)
+ * Result (campaign, 7 rounds per arm, 3000 msg/s offered: docs/results/screen-x-4.9.8-2026-11-27.json from ...):
+ * - masterCpuMicrosPerMsg: patched 300.1 -&gt; patched+tuned 250.2 (6 vs 6 counted rounds, p = 0.0022, 0.0325 after Holm, resolved)
  * </pre>
- * Each figure is the file's median of that metric for the baseline arm and for the other arm, the other arm's A/A
- * spread as a whole percent, and the campaign's own verdict (resolved or not resolved); the header's rounds per arm
- * (at least {@link #MIN_ROUNDS}) and offered rate must be the file's.
+ * Each figure is the file's median over counted rounds of that metric for the baseline arm and for the other arm, the
+ * counted rounds of each, p and its Holm-adjusted value as the file prints them (e2e's CampaignVerdicts), and the verdict,
+ * which must be "resolved": a Result quotes no indicative figure. The file must be judged by those rules (its comparisons
+ * carry p): an older file's "resolved" was the old rule's. The header's rounds per arm (at least {@link #MIN_ROUNDS})
+ * and offered rate must be the file's. A patch with no such figure says {@link #CAMPAIGN_NONE} and quotes no figure.
  */
 final class QuotedResults {
 
@@ -56,8 +58,9 @@ final class QuotedResults {
     static final double MAX_ERROR_PERCENT = 10;
     static final String NONE = "Result (JMH): no quotable JMH run of this line yet";
     private static final Pattern FASTER = Pattern.compile("\\bfaster\\b", Pattern.CASE_INSENSITIVE);
-    /** A campaign with fewer rounds per arm cannot separate two arms from the A/A spread at all. */
-    static final int MIN_ROUNDS = 3;
+    /** e2e's CampaignVerdicts.MIN_ROUNDS: fewer counted rounds per arm are never resolved. */
+    static final int MIN_ROUNDS = 5;
+    static final String CAMPAIGN_NONE = "Result (campaign): nothing resolved end to end yet";
     static final String FILES = "docs/results/";
 
     private static final Pattern HEADER = Pattern.compile("^Result \\(JMH (\\S+), JDK (\\S+), (\\d+) forks x \\((\\d+) \\+ (\\d+)\\)"
@@ -69,7 +72,7 @@ final class QuotedResults {
     private static final Pattern CAMPAIGN_HEADER = Pattern.compile("^Result \\(campaign, (\\d+) rounds per arm, (\\d+) msg/s"
         + " offered: (" + Pattern.quote(FILES) + "[\\w.+-]+\\.json)\\b.*\\):$");
     private static final Pattern CAMPAIGN_FIGURES = Pattern.compile("^- (\\w+): (\\S+) " + NUMBER + " -> (\\S+) " + NUMBER
-        + " \\(A/A spread (\\d+) %, (resolved|not resolved)\\)$");
+        + " \\((\\d+) vs (\\d+) counted rounds, p = (\\S+), (\\S+) after Holm, (resolved|indicative|not resolvable)\\)$");
 
     private QuotedResults() {
     }
@@ -113,6 +116,14 @@ final class QuotedResults {
             return problems;
         }
         boolean faster = FASTER.matcher(subject(message)).find();
+        if (section.get(0).startsWith(CAMPAIGN_NONE)) {
+            for (String line : section) {
+                if (line.contains("->")) {
+                    problems.add("a Result that quotes no campaign has a figure: " + line);
+                }
+            }
+            return problems;
+        }
         if (section.get(0).startsWith(NONE)) {
             for (String line : section) {
                 if (line.contains("ns/op") || line.contains("B/op") || line.contains("->")) {
@@ -261,8 +272,8 @@ final class QuotedResults {
             Matcher f = CAMPAIGN_FIGURES.matcher(line);
             if (!f.matches()) {
                 if (line.contains("->") || line.startsWith("- ")) {
-                    problems.add("a figure not in the form '- <metric>: <baseline arm> <median> -> <arm> <median> (A/A spread"
-                        + " <s> %, resolved|not resolved)': " + line);
+                    problems.add("a figure not in the form '- <metric>: <baseline arm> <median> -> <arm> <median> (<n> vs <m>"
+                        + " counted rounds, p = <p>, <p> after Holm, resolved)': " + line);
                 }
                 continue;
             }
@@ -277,18 +288,38 @@ final class QuotedResults {
                 problems.add(name + " has no " + metric + " of " + (base == null ? f.group(2) : f.group(4)));
                 continue;
             }
+            if (!arm.has("pHolm") || arm.get("pHolm").isJsonNull()) {
+                problems.add(metric + ": " + name + " was judged by the old rule (no permutation p): quote a campaign judged by"
+                    + " today's rules");
+                continue;
+            }
             expect(problems, metric + " of " + f.group(2), f.group(3), base.get("median").getAsDouble());
             expect(problems, metric + " of " + f.group(4), f.group(5), arm.get("median").getAsDouble());
-            expect(problems, metric + " A/A spread %", f.group(6), 100 * arm.get("aaSpread").getAsDouble());
-            boolean resolved = arm.has("resolved") && arm.get("resolved").getAsBoolean();
-            if (resolved != f.group(7).equals("resolved")) {
-                problems.add(metric + ": the Result says " + f.group(7) + ", " + name + " says "
-                    + (arm.has("verdict") ? arm.get("verdict").getAsString() : "no verdict"));
+            if (Integer.parseInt(f.group(6)) != base.get("rounds").getAsInt() || Integer.parseInt(f.group(7)) != arm.get("rounds").getAsInt()) {
+                problems.add(metric + ": the Result says " + f.group(6) + " vs " + f.group(7) + " counted rounds, " + name + " counted "
+                    + base.get("rounds") + " vs " + arm.get("rounds"));
+            }
+            if (!f.group(8).equals(pValue(arm.get("p").getAsDouble())) || !f.group(9).equals(pValue(arm.get("pHolm").getAsDouble()))) {
+                problems.add(metric + ": the Result says p = " + f.group(8) + ", " + f.group(9) + " after Holm; " + name + " has "
+                    + pValue(arm.get("p").getAsDouble()) + ", " + pValue(arm.get("pHolm").getAsDouble()));
+            }
+            String word = arm.get("verdict").getAsString().replaceFirst(":.*", "");
+            if (!f.group(10).equals(word)) {
+                problems.add(metric + ": the Result says " + f.group(10) + ", " + name + " says " + arm.get("verdict").getAsString());
+            }
+            if (!f.group(10).equals("resolved")) {
+                problems.add(metric + ": not resolved (" + f.group(10) + "): a Result quotes only resolved end-to-end figures");
             }
         }
         if (figures == 0) {
             problems.add("the Result quotes no figure from " + name);
         }
+    }
+
+    /** p as e2e's CampaignVerdicts prints it. */
+    static String pValue(double p) {
+        return p >= 0.1 ? String.format(java.util.Locale.ROOT, "%.2f", p) : p >= 0.001 ? String.format(java.util.Locale.ROOT, "%.4f", p)
+            : String.format(java.util.Locale.ROOT, "%.1e", p);
     }
 
     /** The campaign's comparison row of one metric and arm (a one-scenario campaign: the first scenario's). */

@@ -178,36 +178,53 @@ class QuotedResultsTest {
         assertThat(QuotedResults.problems(message(HEADER, "encode small5 145.0 ns/op"), root)).hasSize(2);
     }
 
-    private static final String CAMPAIGN = "Result (campaign, 3 rounds per arm, 3000 msg/s offered:"
+    private static final String CAMPAIGN = "Result (campaign, 7 rounds per arm, 3000 msg/s offered:"
         + " docs/results/screen-x-9.9.9-2026-01-01.json from `bin/hotpath campaign --line 9.9.9`):";
-    private static final String CPU = "- masterCpuMicrosPerMsg: patched 300.1 -> patched+tuned 250.2 (A/A spread 4 %, resolved)";
-    private static final String SWITCHES = "- masterContextSwitchesPerMsg: patched 6.40 -> patched+tuned 6.1 (A/A spread 20 %,"
-        + " not resolved)";
+    private static final String CPU = "- masterCpuMicrosPerMsg: patched 300.1 -> patched+tuned 250.2 (6 vs 6 counted rounds, p = 0.0022,"
+        + " 0.0325 after Holm, resolved)";
+    private static final String SWITCHES = "- masterContextSwitchesPerMsg: patched 6.40 -> patched+tuned 6.1 (6 vs 6 counted rounds,"
+        + " p = 0.31, 1.00 after Holm, not resolvable)";
 
     @Test
-    void aCampaignResultWhoseEveryFigureIsTheFilesPasses() {
-        assertThat(QuotedResults.problems(message(CAMPAIGN, "A note, 3 % of it without a figure.", CPU, SWITCHES), root)).isEmpty();
+    void aCampaignResultWhoseEveryFigureIsTheFilesAndResolvedPasses() {
+        assertThat(QuotedResults.problems(message(CAMPAIGN, "A note, 3 % of it without a figure.", CPU), root)).isEmpty();
+    }
+
+    @Test
+    void aCampaignFigureThatIsNotResolvedIsNotQuotedEvenWhenItIsTheFiles() {
+        assertThat(QuotedResults.problems(message(CAMPAIGN, CPU, SWITCHES), root))
+            .singleElement().asString().contains("not resolved (not resolvable): a Result quotes only resolved");
+    }
+
+    @Test
+    void aCampaignJudgedByTheOldRuleIsNotQuotable() {
+        // the file's rtP99Ms comparison has the old rule's "resolved" and no p
+        String p99 = "- rtP99Ms: patched 4.00 -> patched+tuned 3.00 (6 vs 6 counted rounds, p = 0.0022, 0.0325 after Holm, resolved)";
+        assertThat(QuotedResults.problems(message(CAMPAIGN, p99), root))
+            .singleElement().asString().contains("was judged by the old rule");
     }
 
     @ParameterizedTest(name = "{0} printed as {2}")
     @CsvSource({
         "baseline median,  patched 300.1,  patched 300.2",
         "arm median,       250.2 (,        250.1 (",
-        "A/A spread,       spread 4 %,     spread 7 %",
-        "verdict,          '%, resolved)', '%, not resolved)'",
+        "counted rounds,   6 vs 6,         6 vs 5",
+        "p,                p = 0.0022,     p = 0.0021",
+        "p after Holm,     0.0325 after,   0.0324 after",
+        "verdict,          'Holm, resolved)', 'Holm, indicative)'",
         "arm,              patched+tuned,  stock+tuned",
         "baseline arm,     : patched 300.1, : stock 300.1",
         "metric,           masterCpuMicrosPerMsg, masterCpuUserMicrosPerMsg"})
     void anyCampaignFigureThatIsNotTheFilesFails(String what, String from, String to) {
         assertThat(CPU).contains(from);
-        assertThat(QuotedResults.problems(message(CAMPAIGN, CPU.replace(from, to), SWITCHES), root)).as(what).isNotEmpty();
+        assertThat(QuotedResults.problems(message(CAMPAIGN, CPU.replace(from, to)), root)).as(what).isNotEmpty();
     }
 
     @Test
     void aCampaignHeaderMustBeTheFilesAndQuotable() {
-        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3 rounds", "5 rounds"), CPU), root))
-            .anySatisfy(p -> assertThat(p).contains("ran 3"));
-        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3 rounds", "2 rounds"), CPU), root))
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("7 rounds", "5 rounds"), CPU), root))
+            .anySatisfy(p -> assertThat(p).contains("ran 7"));
+        assertThat(QuotedResults.problems(message(CAMPAIGN.replace("7 rounds", "4 rounds"), CPU), root))
             .anySatisfy(p -> assertThat(p).contains("not a quotable campaign"));
         assertThat(QuotedResults.problems(message(CAMPAIGN.replace("3000 msg/s", "4000 msg/s"), CPU), root))
             .anySatisfy(p -> assertThat(p).contains("offered 3000"));
@@ -220,5 +237,13 @@ class QuotedResultsTest {
         assertThat(QuotedResults.problems(message(CAMPAIGN, "- master CPU fell from 300 to 250 us/msg"), root)).isNotEmpty();
         assertThat(QuotedResults.problems(message(CAMPAIGN, "A note without figures."), root))
             .anySatisfy(p -> assertThat(p).contains("quotes no figure"));
+    }
+
+    @Test
+    void aResultWithNothingResolvedEndToEndQuotesNoFigure() {
+        assertThat(QuotedResults.problems(message(QuotedResults.CAMPAIGN_NONE + ": the screen's 2 vs 2 counted rounds are indicative"
+            + " (p = 0.33)."), root)).isEmpty();
+        assertThat(QuotedResults.problems(message(QuotedResults.CAMPAIGN_NONE + ".", "- cpu: patched 300 -> patched+tuned 250"), root))
+            .singleElement().asString().contains("quotes no campaign has a figure");
     }
 }
