@@ -65,6 +65,7 @@ final class SigkillCheck {
         echo.setDaemon(true);
         echo.start();
         List<Long> left;
+        long killed = 0;
         try {
             if (!ready.await(BOOT.toSeconds(), TimeUnit.SECONDS)) {
                 throw new CommandFailure("bin/hotpath smoke did not report '" + CLUSTER_READY + "' within " + BOOT.toMinutes()
@@ -77,6 +78,7 @@ final class SigkillCheck {
             System.err.println("hotpath: SIGKILL of bin/hotpath (pid " + hotpath.pid() + ") in the middle of its smoke");
             // bin/hotpath execs its JVM: this PID is the launcher's; kill(1), as a CI runner would, not through our handle
             new ProcessBuilder("kill", "-KILL", Long.toString(hotpath.pid())).inheritIO().start().waitFor();
+            killed = System.nanoTime();
             left = awaitGone(mark, before, System.nanoTime() + TEARDOWN.toNanos());
         } catch (IOException e) {
             throw new CommandFailure("cannot run kill: " + e.getMessage());
@@ -92,7 +94,8 @@ final class SigkillCheck {
             throw new CommandFailure("processes of the smoke still ran " + TEARDOWN.toSeconds() + " s after bin/hotpath was"
                 + " SIGKILLed, and were killed: " + described);
         }
-        System.err.println("hotpath: nothing of the killed smoke was left");
+        System.err.printf("hotpath: nothing of the killed smoke was left (all gone %.1f s after the kill)%n",
+            (System.nanoTime() - killed) / 1e9);
     }
 
     /** The run's processes still running at {@code deadline} (System.nanoTime), or none as soon as they are all gone. */
