@@ -5,7 +5,9 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -24,8 +26,15 @@ final class BrokerCandidateSuites {
     }
 
     static void assertPass(PatchedBrokerLoader loader, List<String> suites, int minimumTests) {
-        String previous = System.getProperty("hotpath.candidate");
-        System.setProperty("hotpath.candidate", "broker");
+        assertPass(loader, suites, minimumTests, Map.of());
+    }
+
+    /** The same, with {@code properties} set as system properties while the suites run (where a suite finds its oracle). */
+    static void assertPass(PatchedBrokerLoader loader, List<String> suites, int minimumTests, Map<String, String> properties) {
+        Map<String, String> previous = new HashMap<>();
+        Map<String, String> set = new HashMap<>(properties);
+        set.put("hotpath.candidate", "broker");
+        set.forEach((key, value) -> previous.put(key, System.setProperty(key, value)));
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         try {
             LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
@@ -42,11 +51,13 @@ final class BrokerCandidateSuites {
                 return null;
             });
         } finally {
-            if (previous == null) {
-                System.clearProperty("hotpath.candidate");
-            } else {
-                System.setProperty("hotpath.candidate", previous);
-            }
+            previous.forEach((key, value) -> {
+                if (value == null) {
+                    System.clearProperty(key);
+                } else {
+                    System.setProperty(key, value);
+                }
+            });
         }
         TestExecutionSummary summary = listener.getSummary();
         StringWriter report = new StringWriter();

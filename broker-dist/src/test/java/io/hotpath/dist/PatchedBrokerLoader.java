@@ -56,6 +56,11 @@ final class PatchedBrokerLoader extends URLClassLoader {
             null);
     }
 
+    private static final class Stock {
+        static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.stock().resolve("lib"), codecTestJar(), null,
+            null);
+    }
+
     private static final class WithProbes {
         static final PatchedBrokerLoader INSTANCE = new PatchedBrokerLoader(BuiltDistributions.patched().resolve("lib"), codecTestJar(),
             STORE_PROBES, testClasses());
@@ -115,6 +120,11 @@ final class PatchedBrokerLoader extends URLClassLoader {
 
     static PatchedBrokerLoader get() {
         return Holder.INSTANCE;
+    }
+
+    /** The same kind of loader over the STOCK distribution's lib/: upstream's own classes, the oracle of a patched one. */
+    static PatchedBrokerLoader stock() {
+        return Stock.INSTANCE;
     }
 
     /**

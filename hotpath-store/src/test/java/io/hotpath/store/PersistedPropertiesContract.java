@@ -61,9 +61,8 @@ abstract class PersistedPropertiesContract {
     }
 
     @Test
-    void writesNothingForOnlyWaitNullOrEmptyMapsOrOnlyNullValues() {
+    void writesNothingForOnlyWaitOrEmptyMapsOrOnlyNullValues() {
         assertPersisted(linked("WAIT", "true"), "");
-        assertPersisted(null, "");
         assertPersisted(new HashMap<>(), "");
         assertPersisted(linked("a", null, "b", null), "");
     }

@@ -26,6 +26,12 @@ class PersistedPropertiesContractTest extends PersistedPropertiesContract {
         return PersistedPropertiesImpl.candidate();
     }
 
+    /** A null map is no input of upstream's (its parse always returns a map); ours writes nothing for it. */
+    @Test
+    void writesNothingForANullMap() {
+        assertThat(PersistedProperties.messageProperties2Bytes(null)).isEmpty();
+    }
+
     @Test
     void leavesTheMapsEntriesAndOrderUntouched() {
         Map<String, String> map = plainProducerMessage();

@@ -3,6 +3,9 @@ package io.hotpath.codec.header;
 import static io.hotpath.codec.header.SendHeaderParser533.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -239,5 +243,30 @@ class SendHeaderDecoder533ContractTest {
         assertThat(upstream.result()).startsWith("returned " + SendMessageRequestHeader.class.getName())
             .contains("SendMessageRequestHeader.topic=null", "SendMessageRequestHeader.unitMode=null", "RpcRequestHeader.bname=null",
                 "TopicRequestHeader.lo=null");
+    }
+
+    /**
+     * The oracle is the stock rocketmq-broker jar's own processors (never a restatement, never the candidate's classes of
+     * the same name), each overriding {@code parseRequestHeader} where the release does: the reply processor's switch is
+     * upstream's bytecode.
+     */
+    @Test
+    void upstreamIsTheStockBrokerJarsOwnProcessors() throws Exception {
+        SendHeaderParser533.Processors stock = SendHeaderParser533.Processors.stock();
+        String jar = Path.of(System.getProperty(SendHeaderParser533.STOCK_BROKER_JAR)).toUri().getPath();
+        for (Object processor : new Object[] {stock.send, stock.reply}) {
+            assertThat(processor.getClass().getClassLoader()).isInstanceOf(SendHeaderParser533.StockBrokerLoader.class);
+            assertThat(processor.getClass().getProtectionDomain().getCodeSource().getLocation().getPath()).isEqualTo(jar);
+            assertThat(processor.getClass().getSuperclass().getProtectionDomain().getCodeSource().getLocation().getPath())
+                .isEqualTo(jar);
+        }
+        assertThat(stock.send.getClass().getName()).isEqualTo(SendHeaderParser533.SEND_PROCESSOR);
+        assertThat(stock.reply.getClass().getName()).isEqualTo(SendHeaderParser533.REPLY_PROCESSOR);
+        MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(stock.reply.getClass(), MethodHandles.lookup());
+        assertThat(lookup.revealDirect(lookup.findVirtual(stock.reply.getClass(), "parseRequestHeader",
+            MethodType.methodType(SendMessageRequestHeader.class, RemotingCommand.class))).getDeclaringClass())
+            .isSameAs(stock.reply.getClass());
+        // a request the reply switch maps to null: no header for a send code, upstream's fall-through default
+        assertThat(SendHeaderParser533.UPSTREAM.parseReplyRequestHeader(SendHeaderParser533.request(310, producerV2()))).isNull();
     }
 }

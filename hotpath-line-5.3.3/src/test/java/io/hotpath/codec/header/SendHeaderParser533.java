@@ -1,50 +1,40 @@
 package io.hotpath.codec.header;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
-import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeader;
-import org.apache.rocketmq.remoting.protocol.header.SendMessageRequestHeaderV2;
 
 /**
- * The send-header parsers the 5.3.3 suites compare: upstream 5.3.3 and a candidate ({@link #candidate()}): ours
+ * The send-header parsers the 5.3.x suites compare: upstream and a candidate ({@link #candidate()}): ours
  * ({@link SendHeaderDecoder533}), or the broker processors of the class loader the suites run in ({@link #BROKER}: a
- * patched 5.3.3 broker, whose processors call the copy of {@link SendHeaderDecoder533} a patch put into it).
+ * patched broker, whose processors call the copy of {@link SendHeaderDecoder533} a patch put into it).
  *
- * <p>Upstream, send: the real 5.3.3 {@code SendMessageRequestHeader#parseRequestHeader} from the rocketmq-remoting 5.3.3
- * jar, which 5.3.3's {@code AbstractSendMessageProcessor#parseRequestHeader} calls and nothing else. Reply: the switch
- * of 5.3.3's {@code ReplyMessageProcessor#parseRequestHeader}, restated (rocketmq-broker 5.3.3 would bring the whole
- * broker's dependency tree into this module) around the real 5.3.3 decoding: {@code RemotingCommand
- * #decodeCommandCustomHeader} and {@code SendMessageRequestHeaderV2#createSendMessageRequestHeaderV1}. It falls
- * through from the V2 case into the V1 case, as upstream's does.
+ * <p>Upstream is the stock broker's own {@code SendMessageProcessor} and {@code ReplyMessageProcessor}: their
+ * {@code parseRequestHeader}, called on the unmodified classes of a stock rocketmq-broker jar (the system property
+ * {@value #STOCK_BROKER_JAR}: Maven Central's jar of this module's release, or the stock distribution's in broker-dist),
+ * loaded by a class loader of their own ({@link StockBrokerLoader}), so that they are never the candidate's processors of
+ * the same name.
  */
 enum SendHeaderParser533 {
     UPSTREAM {
         @Override
         SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return SendMessageRequestHeader.parseRequestHeader(request);
+            return Processors.stock().parse(Processors.stock().send, request);
         }
 
         @Override
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            SendMessageRequestHeaderV2 requestHeaderV2 = null;
-            SendMessageRequestHeader requestHeader = null;
-            int code = request.getCode();
-            if (code == RequestCode.SEND_REPLY_MESSAGE_V2) {
-                requestHeaderV2 = request.decodeCommandCustomHeader(SendMessageRequestHeaderV2.class);
-            }
-            if (code == RequestCode.SEND_REPLY_MESSAGE_V2 || code == RequestCode.SEND_REPLY_MESSAGE) {
-                if (requestHeaderV2 == null) {
-                    requestHeader = request.decodeCommandCustomHeader(SendMessageRequestHeader.class);
-                } else {
-                    requestHeader = SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(requestHeaderV2);
-                }
-            }
-            return requestHeader;
+            return Processors.stock().parse(Processors.stock().reply, request);
         }
     },
     HOTPATH {
@@ -61,19 +51,25 @@ enum SendHeaderParser533 {
     BROKER {
         @Override
         SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return BrokerProcessors.parse(BrokerProcessors.SEND, request);
+            return Processors.broker().parse(Processors.broker().send, request);
         }
 
         @Override
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return BrokerProcessors.parse(BrokerProcessors.REPLY, request);
+            return Processors.broker().parse(Processors.broker().reply, request);
         }
     };
+
+    /** The stock rocketmq-broker jar whose processors are the oracle. */
+    static final String STOCK_BROKER_JAR = "hotpath.upstream.broker.jar";
+
+    static final String SEND_PROCESSOR = "org.apache.rocketmq.broker.processor.SendMessageProcessor";
+    static final String REPLY_PROCESSOR = "org.apache.rocketmq.broker.processor.ReplyMessageProcessor";
 
     /**
      * The parser the suites test against upstream: ours by default; {@code -Dhotpath.candidate=broker} the broker
      * processors of this class loader; {@code -Dhotpath.candidate=upstream} upstream itself (proves the suites encode
-     * 5.3.3's behaviour).
+     * upstream's behaviour).
      */
     static SendHeaderParser533 candidate() {
         String candidate = System.getProperty("hotpath.candidate", "hotpath");
@@ -98,7 +94,7 @@ enum SendHeaderParser533 {
         return request;
     }
 
-    /** What {@code parser} does with the request, and what it logs (5.3.3's logging). */
+    /** What {@code parser} does with the request, and what it logs (the release's own logging). */
     static DecodeOutcome outcome(SendHeaderParser533 parser, boolean reply, int code, HashMap<String, String> extFields) {
         return DecodeOutcome.of(() -> reply
             ? parser.parseReplyRequestHeader(request(code, extFields))
@@ -106,60 +102,126 @@ enum SendHeaderParser533 {
     }
 
     /**
-     * The broker processors' own protected {@code parseRequestHeader} (ReplyMessageProcessor overrides it), by name:
-     * only loadable where a 5.3.3 broker is on the class path. The processors are allocated without their
-     * constructors (which need a live BrokerController); {@code parseRequestHeader} reads no field.
+     * A broker's send and reply processors, as loaded by one class loader, and their protected {@code parseRequestHeader}
+     * (ReplyMessageProcessor overrides it). The processors are allocated without their constructors (which need a live
+     * BrokerController); {@code parseRequestHeader} reads no field. The method is looked up as a handle, not through
+     * {@code getDeclaredMethod}, which would load the types of every method the processor declares (store, metrics), and
+     * this module's class path holds only what header decoding needs.
      */
-    private static final class BrokerProcessors {
-        static final Object SEND = allocate("org.apache.rocketmq.broker.processor.SendMessageProcessor");
-        static final Object REPLY = allocate("org.apache.rocketmq.broker.processor.ReplyMessageProcessor");
-        private static final Method PARSE_REQUEST_HEADER;
-
-        static {
-            try {
-                PARSE_REQUEST_HEADER = load("org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor")
-                    .getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
-                PARSE_REQUEST_HEADER.setAccessible(true);
-            } catch (NoSuchMethodException e) {
-                throw new ExceptionInInitializerError(e);
-            }
+    static final class Processors {
+        private static final class Stock {
+            static final Processors INSTANCE = new Processors(StockBrokerLoader.get());
         }
 
-        private BrokerProcessors() {
+        private static final class Broker {
+            static final Processors INSTANCE = new Processors(SendHeaderParser533.class.getClassLoader());
         }
 
-        static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
+        final Object send;
+        final Object reply;
+        private final MethodHandle parseRequestHeader;
+
+        private Processors(ClassLoader loader) {
+            Class<?> sendClass = load(SEND_PROCESSOR, loader);
+            this.send = allocate(sendClass);
+            this.reply = allocate(load(REPLY_PROCESSOR, loader));
             try {
-                return (SendMessageRequestHeader) PARSE_REQUEST_HEADER.invoke(processor, request);
-            } catch (InvocationTargetException e) {
-                if (e.getCause() instanceof RemotingCommandException) {
-                    throw (RemotingCommandException) e.getCause();
-                }
-                if (e.getCause() instanceof RuntimeException) {
-                    throw (RuntimeException) e.getCause();
-                }
-                throw new IllegalStateException(e.getCause());
-            } catch (IllegalAccessException e) {
+                Class<?> abstractProcessor = sendClass.getSuperclass();
+                this.parseRequestHeader = MethodHandles.privateLookupIn(abstractProcessor, MethodHandles.lookup()).findVirtual(
+                    abstractProcessor, "parseRequestHeader", MethodType.methodType(SendMessageRequestHeader.class, RemotingCommand.class));
+            } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
         }
 
-        private static Class<?> load(String name) {
+        /** The stock broker's, from {@link #STOCK_BROKER_JAR}. */
+        static Processors stock() {
+            return Stock.INSTANCE;
+        }
+
+        /** The broker on this class path: only where one is (broker-dist's patched-broker loader). */
+        static Processors broker() {
+            return Broker.INSTANCE;
+        }
+
+        /** The class loader the processors come from. */
+        ClassLoader loader() {
+            return send.getClass().getClassLoader();
+        }
+
+        SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
             try {
-                return Class.forName(name, true, SendHeaderParser533.class.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(name + " is not on this class path: -Dhotpath.candidate=broker needs a 5.3.3 broker", e);
+                return (SendMessageRequestHeader) parseRequestHeader.invoke(processor, request);
+            } catch (RemotingCommandException | RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
             }
         }
 
-        private static Object allocate(String name) {
+        private static Class<?> load(String name, ClassLoader loader) {
+            try {
+                return Class.forName(name, true, loader);
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(name + " is not loadable by " + loader
+                    + ": -Dhotpath.candidate=broker needs a broker on the class path", e);
+            }
+        }
+
+        private static Object allocate(Class<?> type) {
             try {
                 Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
                 Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
                 theUnsafe.setAccessible(true);
-                return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), load(name));
+                return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), type);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /**
+     * The stock rocketmq-broker jar's classes ({@code org.apache.rocketmq.broker.*}) over the class loader of these
+     * suites, child-first: a broker class comes from the stock jar or not at all, never from the parent (which, in
+     * broker-dist, holds the patched broker of the same names). Everything else (remoting, common, logging) is the
+     * parent's: the request, the header and the log recorder are the suites' own classes.
+     */
+    static final class StockBrokerLoader extends URLClassLoader {
+        private static final String BROKER_PACKAGE = "org.apache.rocketmq.broker.";
+
+        final Path jar;
+
+        private StockBrokerLoader(Path jar) throws MalformedURLException {
+            super("stock-broker", new URL[] {jar.toUri().toURL()}, SendHeaderParser533.class.getClassLoader());
+            this.jar = jar;
+        }
+
+        static StockBrokerLoader get() {
+            String jar = System.getProperty(STOCK_BROKER_JAR);
+            if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+                throw new IllegalStateException("-D" + STOCK_BROKER_JAR + " must name the stock rocketmq-broker jar, the oracle: " + jar);
+            }
+            try {
+                return new StockBrokerLoader(Path.of(jar));
+            } catch (MalformedURLException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith(BROKER_PACKAGE)) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    c = findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
             }
         }
     }
