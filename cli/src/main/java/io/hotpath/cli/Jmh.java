@@ -22,17 +22,20 @@ final class Jmh {
 
     static final String USAGE = """
         usage: bin/hotpath jmh [--include REGEX] [--forks N] [--quick] [--list] [-- JMH-OPTION...]
-               bin/hotpath jmh --line RELEASE [--write-results FILE]
+               bin/hotpath jmh --line RELEASE [--to-docs | --write-results FILE]
                bin/hotpath jmh -- -f 1 -wi 2 -i 3 'PropertiesParse.*'    (JMH's own options; bin/hotpath jmh -- -h lists them)
 
           --include REGEX  only benchmarks whose full name matches REGEX (JMH syntax), e.g. Parse or 'Encode.*hotpath'
           --forks N        forks per benchmark (default: AbstractBenchmark.FORKS; quote figures from 4 or more)
           --quick          development settings: 1 fork, 2 warmup + 3 measurement iterations of 1 s (noisy)
           --list           list the matching benchmarks and their parameters, run nothing
-          --line RELEASE   the quotable run of a release line: exactly the benchmarks its patches' Results quote
-                           (jmh/src/main/resources/io/hotpath/jmh/results/RELEASE.quotes), 4 forks x (3 + 5) x 1 s,
-                           into docs/results/jmh-RELEASE-<date>.json (+ .md); ~10 min, on a quiet machine
-          --write-results FILE  with --line: rewrite the Result of every patch of the line from FILE (no run)
+          --line RELEASE   the run of a release line: exactly the benchmarks its patches' Results quote
+                           (jmh/src/main/resources/io/hotpath/jmh/results/RELEASE.quotes), 4 forks x (8 + 4) x 1 s,
+                           into jmh/target/results/jmh-RELEASE-<date>.json (+ .md); ~13 min
+          --to-docs        with --line: into docs/results/ instead, the files a Result may quote (commit them); on a
+                           quiet machine only
+          --write-results FILE  with --line: rewrite the Result of every patch of the line from FILE, a committed
+                           docs/results/*.json (no run)
           -- JMH-OPTION... go to JMH unchanged, after the runner's own options; one given here replaces the runner's
                            (-f, -wi, -w, -i, -r, benchmark regexps, -p NAME, -prof gc, -foe; -rf/-rff: then no summary)
 
@@ -52,6 +55,8 @@ final class Jmh {
         boolean quick = false;
         boolean forks = false;
         boolean writes = false;
+        boolean toDocs = false;
+        boolean line = false;
         int dashes = args.indexOf("--");
         List<String> passThrough = dashes < 0 ? null : List.copyOf(args.subList(dashes + 1, args.size()));
         Args in = new Args("jmh", dashes < 0 ? args : args.subList(0, dashes));
@@ -76,9 +81,15 @@ final class Jmh {
                     maven.add("-Djmh.list=true");
                 }
                 case LineOption.LINE -> {
+                    line = true;
                     Path patches = root.resolve("patches");
                     maven.add("-Djmh.line=" + LineOption.resolve(in.value(LineOption.expected(patches, false)), patches,
                         Partial.ACCEPTED).release());
+                }
+                case "--to-docs" -> {
+                    in.flag();
+                    maven.add("-Djmh.resultDir=" + root.resolve("docs/results"));
+                    toDocs = true;
                 }
                 case "--write-results" -> {
                     Path file = Path.of(nonEmpty(in.value("a JMH result file (docs/results/jmh-<line>-<date>.json)"),
@@ -98,6 +109,9 @@ final class Jmh {
         // --forks wins over the quick default, in either order
         if (quick && !forks) {
             maven.add("-Djmh.forks=1");
+        }
+        if (toDocs && (!line || writes)) {
+            throw new UsageException("--to-docs goes with --line RELEASE and no --write-results: where a line's run writes");
         }
         if (writes && passThrough != null) {
             throw new UsageException("--write-results runs no benchmark: nothing to pass to JMH after --");

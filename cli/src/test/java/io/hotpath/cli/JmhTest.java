@@ -1,6 +1,7 @@
 package io.hotpath.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,6 +77,63 @@ class JmhTest {
         assertThat(Hotpath.run(root, maven.run(), "jmh", "--forks", "0")).isEqualTo(2);
         assertThat(Hotpath.run(root, maven.run(), "jmh", "--include", "")).isEqualTo(2);
         assertThat(maven.calls()).isEmpty();
+    }
+
+    @Test
+    void aLinesRunWritesUnderJmhTargetUnlessToldToWriteIntoDocs() throws Exception {
+        StandInMaven maven = maven();
+        assertThat(Hotpath.run(root, maven.run(), "jmh", "--line", "5.3.3")).isZero();
+        assertThat(Hotpath.run(root, maven.run(), "jmh", "--line", "5.3.3", "--to-docs")).isZero();
+        assertThat(maven.calls()).hasSize(2);
+        // the runner's default for a line's run is jmh/target/results/ (io.hotpath.jmh.runner.BenchmarkRunner)
+        assertThat(maven.calls().get(0)).contains("-Djmh.line=5.3.3").doesNotContain("-Djmh.resultDir");
+        assertThat(maven.calls().get(1)).contains("-Djmh.line=5.3.3", "-Djmh.resultDir=" + root.resolve("docs/results"));
+        // control: --to-docs means nothing without a line's run
+        assertThat(Hotpath.run(root, maven.run(), "jmh", "--to-docs")).isEqualTo(2);
+        assertThat(maven.calls()).hasSize(2);
+    }
+
+    /**
+     * Every {@code bin/hotpath jmh ...} line that jmh/README.md and docs/commands.md show is accepted as written, and
+     * each {@code -Djmh.*} switch it becomes is one jmh's pom hands to the runner (jmh's DocumentedCommandsTest rehearses
+     * the runner with such switches). Control: {@code --quick} misspelt {@code --quik} is refused.
+     */
+    @Test
+    void everyDocumentedCommandIsAcceptedAndBecomesSwitchesTheRunnerReads() throws Exception {
+        Path project = Path.of(System.getProperty("user.dir")).resolve("..").toAbsolutePath().normalize();
+        String pom = Files.readString(project.resolve("jmh/pom.xml"), StandardCharsets.UTF_8);
+        List<String> commands = new ArrayList<>();
+        for (String doc : List.of("jmh/README.md", "docs/commands.md")) {
+            for (String line : Files.readAllLines(project.resolve(doc), StandardCharsets.UTF_8)) {
+                String code = line.trim().replaceFirst("\\s+#.*$", "");
+                if (code.startsWith("bin/hotpath jmh") && (line.startsWith("    ") || doc.endsWith("commands.md"))) {
+                    commands.add(code);
+                }
+            }
+        }
+        assertThat(commands).as("bin/hotpath jmh lines").hasSizeGreaterThanOrEqualTo(6);
+        for (String command : commands) {
+            List<String> args = new ArrayList<>();
+            for (String word : command.substring("bin/hotpath jmh".length()).trim().split("\\s+")) {
+                if (!word.isEmpty()) {
+                    args.add(word.replaceAll("^'(.*)'$", "$1"));
+                }
+            }
+            int file = args.indexOf("--write-results") + 1;
+            if (file > 0) {
+                // resolved as the shell would from the repository root
+                args.set(file, project.resolve(args.get(file)).toString());
+            }
+            Jmh.Plan plan = Jmh.plan(project, args);
+            for (String m : plan.maven()) {
+                if (m.startsWith("-Djmh.")) {
+                    String name = m.substring(2, m.indexOf('='));
+                    assertThat(pom).as("%s: the jmh pom passes -D%s to the runner", command, name)
+                        .contains("<argument>-D" + name + "=${" + name + "}</argument>");
+                }
+            }
+        }
+        assertThatThrownBy(() -> Jmh.plan(project, List.of("--quik"))).isInstanceOf(io.hotpath.e2e.UsageException.class);
     }
 
     @Test

@@ -61,13 +61,22 @@ public final class BenchmarkRunner {
     static final String DEFAULT_INCLUDE = "^io\\.hotpath\\.jmh\\.";
     static final String RESULT_JSON = "jmh-result.json";
     static final String SUMMARY_MD = "jmh-summary.md";
+    /** Where the result files that patch Results quote are committed, from the repository root. */
+    static final String DOCS_RESULTS = "docs/results";
+    /** A line's run without -Djmh.resultDir: under the build directory, so that nothing lands in the tree unasked. */
+    static final String LINE_RESULTS = "results";
+    /** The runner's and the forks' java.io.tmpdir, under the build directory: JMH's temporary files and its lock. */
+    static final String TMP = "tmp";
 
     private BenchmarkRunner() {
     }
 
     public static void main(String[] argv) {
         try {
-            System.exit(run(argv));
+            // the pom starts this JVM with -Djava.io.tmpdir=target/tmp: JMH's lock (<tmpdir>/jmh.lock, read when its
+            // Runner class loads) and its temporary files stay in the build directory
+            Files.createDirectories(Paths.get(System.getProperty("java.io.tmpdir")));
+            System.exit(run(argv, RunnerOptions.fromSystemProperties()));
         } catch (IllegalArgumentException | CommandLineOptionException e) {
             System.err.println("hotpath-jmh: error: " + e.getMessage());
             System.exit(2);
@@ -82,9 +91,19 @@ public final class BenchmarkRunner {
         }
     }
 
-    static int run(String[] argv) throws IOException, InterruptedException, RunnerException, CommandLineOptionException {
+    static int run(String[] argv, RunnerOptions opts) throws IOException, InterruptedException, RunnerException, CommandLineOptionException {
+        return run(argv, opts, false);
+    }
+
+    /**
+     * @param rehearse decide everything a run would (whether, what, how long: the errors a user would get) and
+     *                 return before anything is written or measured; 0 when the run would start. The class path is
+     *                 not checked for installed io.hotpath jars then: nothing is measured.
+     */
+    static int run(String[] argv, RunnerOptions opts, boolean rehearse)
+            throws IOException, InterruptedException, RunnerException, CommandLineOptionException {
         Map<String, String> maven = mavenArgs(argv);
-        RunDecision decision = RunDecision.decide(prop("jmh.run"), maven.get("selected-projects"),
+        RunDecision decision = RunDecision.decide(opts.get("jmh.run"), maven.get("selected-projects"),
             maven.get("execution-root"), required(maven, "basedir"), required(maven, "module"));
         if (!decision.run) {
             System.out.println("benchmarks skipped: run mvn -pl jmh verify (or -Djmh.run=true)");
@@ -92,7 +111,7 @@ public final class BenchmarkRunner {
         }
 
         String root = maven.get("project-root");
-        List<String> stale = ReactorClasspath.repositoryCopies(System.getProperty("java.class.path"),
+        List<String> stale = rehearse ? List.of() : ReactorClasspath.repositoryCopies(System.getProperty("java.class.path"),
             Paths.get(blank(root) ? required(maven, "basedir") + "/.." : root).toAbsolutePath().normalize());
         if (!stale.isEmpty()) {
             throw new IllegalArgumentException("the benchmarks would measure io.hotpath jars from a Maven repository, not"
@@ -101,27 +120,33 @@ public final class BenchmarkRunner {
         }
 
         Path projectRoot = Paths.get(blank(root) ? required(maven, "basedir") + "/.." : root).toAbsolutePath().normalize();
-        String line = prop("jmh.line").trim();
-        if (!blank(prop("jmh.writeResults"))) {
-            return writeResults(line, maven, projectRoot);
+        String line = opts.get("jmh.line").trim();
+        if (!blank(opts.get("jmh.writeResults"))) {
+            return rehearse ? writeResultsFile(line, maven, projectRoot, opts) == null ? 1 : 0
+                : writeResults(line, maven, projectRoot, opts);
         }
         LineQuotes quotes = line.isEmpty() ? null : LineQuotes.load(line);
-        JmhArguments args = new JmhArguments(passThrough(maven));
+        JmhArguments args = new JmhArguments(passThrough(maven, opts));
         boolean headline = quotes == null
-            && Headline.applies(prop("jmh.matrix"), prop("jmh.include"), prop("jmh.exclude"), prop("jmh.params"), args);
+            && Headline.applies(opts.get("jmh.matrix"), opts.get("jmh.include"), opts.get("jmh.exclude"), opts.get("jmh.params"), args);
         if (headline) {
             Headline.select(args);
-            rawArgs(args);
+            rawArgs(args, opts);
         } else if (quotes == null) {
-            selectionArgs(args);
+            selectionArgs(args, opts);
         } else {
-            lineSelection(quotes, args);
+            lineSelection(quotes, args, opts);
         }
         CommandLineOptions selected = new CommandLineOptions(args.toList().toArray(new String[0]));
+        boolean list = "true".equalsIgnoreCase(opts.get("jmh.list"));
+        if (rehearse && (list || selected.shouldHelp() || selected.shouldList() || selected.shouldListWithParams()
+            || selected.shouldListProfilers() || selected.shouldListResultFormats())) {
+            return 0; // what JMH prints for a query is JMH's
+        }
         if (answeredQuery(selected)) {
             return 0;
         }
-        if ("true".equalsIgnoreCase(prop("jmh.list"))) {
+        if (list) {
             new Runner(selected).listWithParams(selected);
             return 0;
         }
@@ -132,17 +157,21 @@ public final class BenchmarkRunner {
         // a line's quotable run takes the defaults too: AbstractBenchmark's 4 forks and 1 s iterations are what its
         // Results may quote (PatchFreshnessTest requires >= 4 forks, 1 s; MEASURING.md: one odd fork of two moves a
         // mean by 10-15 %)
-        RunPlan plan = RunPlan.plan(combinations, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
-            prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), prop("jmh.budget"));
+        RunPlan plan = RunPlan.plan(combinations, args.given(), opts.get("jmh.forks"), opts.get("jmh.warmupIterations"),
+            opts.get("jmh.warmupTime"), opts.get("jmh.iterations"), opts.get("jmh.time"), opts.get("jmh.budget"));
+
+        if (rehearse) {
+            return 0;
+        }
 
         Path out = Paths.get(required(maven, "output-dir"));
         Path buildDir = out;
         Path json = out.resolve(RESULT_JSON);
         Path summary = out.resolve(SUMMARY_MD);
         if (quotes != null) {
-            // docs/results/jmh-<line>-<date>.json: the file each of the line's Results will name
-            out = blank(prop("jmh.resultDir")) ? projectRoot.resolve("docs/results")
-                : executionRoot(maven).resolve(prop("jmh.resultDir").trim()).normalize();
+            // jmh-<line>-<date>.json; in docs/results/ (-Djmh.resultDir=docs/results, bin/hotpath jmh --to-docs) the
+            // file the line's Results may name
+            out = lineResultDir(opts, buildDir, executionRoot(maven));
             String name = "jmh-" + line + "-" + LocalDate.now(ZoneOffset.UTC);
             json = out.resolve(name + ".json");
             summary = out.resolve(name + ".md");
@@ -159,8 +188,9 @@ public final class BenchmarkRunner {
             .gcProfiler().option("-foe", "true");
         int cpus = Runtime.getRuntime().availableProcessors();
         Optional<ForkPinning> pinning = args.gives("-jvm") ? Optional.empty()
-            : ForkPinning.of(buildDir, cpus, prop("jmh.pin"), System.getenv("PATH"), System.getProperty("java.home"));
+            : ForkPinning.of(buildDir, cpus, opts.get("jmh.pin"), System.getenv("PATH"), System.getProperty("java.home"));
         pinning.ifPresent(p -> args.option("-jvm", p.wrapper().toString()));
+        forkTemporaryFiles(args, buildDir);
         boolean ownResults = args.results("json", json.toString());
 
         PrintStream log = System.out;
@@ -168,7 +198,7 @@ public final class BenchmarkRunner {
             + plan.describe() + ", estimated " + RunPlan.duration(plan.estimateSeconds()));
         if (headline) {
             log.println("hotpath-jmh: the default run, each line's drop-ins vs its own stock on the headline paths ("
-                + perLine(args) + "); every method and parameter: -Djmh.matrix=full");
+                + perLine(args, opts) + "); every method and parameter: -Djmh.matrix=full");
         }
         if (!args.leftOut().isEmpty()) {
             log.println("hotpath-jmh: the options after -- replace the runner's own " + JmhArguments.shellWords(args.leftOut()));
@@ -236,15 +266,38 @@ public final class BenchmarkRunner {
         log.println();
         log.println(md);
         log.println("hotpath-jmh: wrote " + json + " and " + summary);
-        if (quotes != null) {
-            log.println("hotpath-jmh: to quote it in the line's patch messages: bin/hotpath jmh --line " + line
-                + " --write-results " + projectRoot.relativize(json.toAbsolutePath().normalize()));
+        if (quotes != null && json.toAbsolutePath().normalize().startsWith(projectRoot.resolve(DOCS_RESULTS))) {
+            log.println("hotpath-jmh: to quote it in the line's patch messages (commit it first): bin/hotpath jmh --line "
+                + line + " --write-results " + projectRoot.relativize(json.toAbsolutePath().normalize()));
+        } else if (quotes != null) {
+            log.println("hotpath-jmh: not in " + DOCS_RESULTS + "/, so no Result quotes it; a run to quote: bin/hotpath jmh"
+                + " --line " + line + " --to-docs, on a quiet machine");
         }
         return 0;
     }
 
+    /** Where a line's run writes: {@code -Djmh.resultDir} (from where Maven was started), else the build directory. */
+    static Path lineResultDir(RunnerOptions opts, Path buildDir, Path executionRoot) {
+        return opts.blank("jmh.resultDir") ? buildDir.resolve(LINE_RESULTS).toAbsolutePath().normalize()
+            : executionRoot.resolve(opts.get("jmh.resultDir").trim()).toAbsolutePath().normalize();
+    }
+
+    /**
+     * The forks' temporary files under the build directory too, as the runner's (the pom's -Djava.io.tmpdir), and no
+     * /tmp/hsperfdata_<user> file per fork (JMH reads no perf counter): {@code -jvmArgsPrepend}, unless the options
+     * after {@code --} give their own. JMH splits that option's value at spaces, so with a space in the path the forks
+     * keep the JDK's default.
+     */
+    static void forkTemporaryFiles(JmhArguments args, Path buildDir) throws IOException {
+        Path tmp = buildDir.resolve(TMP).toAbsolutePath().normalize();
+        Files.createDirectories(tmp);
+        if (!tmp.toString().matches(".*\\s.*")) {
+            args.option("-jvmArgsPrepend", "-XX:-UsePerfData -Djava.io.tmpdir=" + tmp);
+        }
+    }
+
     /** Each part's share of the default run: its lines, combinations and estimated time with the plan's settings. */
-    private static String perLine(JmhArguments args) throws CommandLineOptionException {
+    private static String perLine(JmhArguments args, RunnerOptions opts) throws CommandLineOptionException {
         List<String> parts = new ArrayList<>();
         for (List<LineMethods> group : Headline.groups()) {
             List<String> argv = new ArrayList<>(List.of(Headline.include(group)));
@@ -252,16 +305,16 @@ public final class BenchmarkRunner {
                 argv.addAll(List.of("-p", p.getKey() + "=" + p.getValue()));
             }
             int n = combinations(new CommandLineOptions(argv.toArray(new String[0])));
-            double seconds = RunPlan.plan(n, args.given(), prop("jmh.forks"), prop("jmh.warmupIterations"),
-                prop("jmh.warmupTime"), prop("jmh.iterations"), prop("jmh.time"), "").estimateSeconds();
+            double seconds = RunPlan.plan(n, args.given(), opts.get("jmh.forks"), opts.get("jmh.warmupIterations"),
+                opts.get("jmh.warmupTime"), opts.get("jmh.iterations"), opts.get("jmh.time"), "").estimateSeconds();
             parts.add(Headline.releases(group) + ": " + n + " methods ~" + RunPlan.duration(seconds));
         }
         return String.join("; ", parts);
     }
 
     /** The JMH selection of a line's quotable run: exactly what its patches quote ({@link LineQuotes}). */
-    static void lineSelection(LineQuotes quotes, JmhArguments args) {
-        if (!blank(prop("jmh.include")) || !blank(prop("jmh.exclude")) || !blank(prop("jmh.params"))) {
+    static void lineSelection(LineQuotes quotes, JmhArguments args, RunnerOptions opts) {
+        if (!blank(opts.get("jmh.include")) || !blank(opts.get("jmh.exclude")) || !blank(opts.get("jmh.params"))) {
             throw new IllegalArgumentException("-Djmh.line runs what the line's patches quote: give no -Djmh.include,"
                 + " -Djmh.exclude or -Djmh.params with it");
         }
@@ -273,12 +326,12 @@ public final class BenchmarkRunner {
         for (Map.Entry<String, java.util.Set<String>> p : quotes.params().entrySet()) {
             args.param(p.getKey(), String.join(",", p.getValue()));
         }
-        rawArgs(args);
+        rawArgs(args, opts);
     }
 
     /** The JMH arguments after {@code bin/hotpath jmh --}, from the file {@code -Djmh.argsFile} names; none without it. */
-    private static List<String> passThrough(Map<String, String> maven) {
-        String file = prop("jmh.argsFile").trim();
+    private static List<String> passThrough(Map<String, String> maven, RunnerOptions opts) {
+        String file = opts.get("jmh.argsFile").trim();
         return file.isEmpty() ? Collections.emptyList() : ArgsFile.read(executionRoot(maven).resolve(file));
     }
 
@@ -307,17 +360,8 @@ public final class BenchmarkRunner {
      * {@code -Djmh.line=<release> -Djmh.writeResults=<json>}: rewrites the Result section of every patch of the line
      * from that committed result file (no benchmark runs).
      */
-    private static int writeResults(String line, Map<String, String> maven, Path projectRoot) throws IOException {
-        if (line.isEmpty()) {
-            throw new IllegalArgumentException("-Djmh.writeResults needs -Djmh.line=<release>: whose patches to rewrite");
-        }
-        Path file = executionRoot(maven).resolve(prop("jmh.writeResults").trim()).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("no result file " + file);
-        }
-        if (!file.startsWith(projectRoot)) {
-            throw new IllegalArgumentException("a Result quotes a file committed in this repository, not " + file);
-        }
+    private static int writeResults(String line, Map<String, String> maven, Path projectRoot, RunnerOptions opts) throws IOException {
+        Path file = writeResultsFile(line, maven, projectRoot, opts);
         String relative = projectRoot.relativize(file).toString().replace('\\', '/');
         JmhResults results = JmhResults.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
         Path lineDir = projectRoot.resolve("patches").resolve(line);
@@ -327,14 +371,31 @@ public final class BenchmarkRunner {
         return 0;
     }
 
+    /** The result file {@code -Djmh.writeResults} names, when a Result may quote it: committable, in docs/results/. */
+    private static Path writeResultsFile(String line, Map<String, String> maven, Path projectRoot, RunnerOptions opts) {
+        if (line.isEmpty()) {
+            throw new IllegalArgumentException("-Djmh.writeResults needs -Djmh.line=<release>: whose patches to rewrite");
+        }
+        Path file = executionRoot(maven).resolve(opts.get("jmh.writeResults").trim()).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no result file " + file);
+        }
+        if (!file.startsWith(projectRoot.resolve(DOCS_RESULTS))) {
+            throw new IllegalArgumentException("a Result quotes a file committed in " + DOCS_RESULTS + "/, not " + file
+                + " (a line's run writes there with bin/hotpath jmh --line " + line + " --to-docs)");
+        }
+        return file;
+    }
+
     private static Path executionRoot(Map<String, String> maven) {
         String root = maven.get("execution-root");
         return blank(root) ? Paths.get("").toAbsolutePath() : Paths.get(root);
     }
 
     /**
-     * JMH refuses to start while another JMH run on this machine holds {@code <tmpdir>/jmh.lock};
-     * two runs at once would only measure each other. Wait for it (up to 30 min) instead of failing.
+     * JMH refuses to start while another JMH run holds {@code <tmpdir>/jmh.lock} (the runner's tmpdir is
+     * {@code jmh/target/tmp}, so: another run from this checkout); two runs at once would only measure each other. Wait
+     * for it (up to 30 min) instead of failing.
      */
     private static void waitForOtherJmhRuns(PrintStream log) throws IOException, InterruptedException {
         Path lock = Paths.get(System.getProperty("java.io.tmpdir"), "jmh.lock");
@@ -359,13 +420,13 @@ public final class BenchmarkRunner {
     }
 
     /** -Djmh.include / exclude / params / args as JMH arguments: what to run, not how long. */
-    static void selectionArgs(JmhArguments args) {
-        args.include(blank(prop("jmh.include")) ? DEFAULT_INCLUDE : prop("jmh.include").trim());
-        if (!blank(prop("jmh.exclude"))) {
-            args.exclude(prop("jmh.exclude").trim());
+    static void selectionArgs(JmhArguments args, RunnerOptions opts) {
+        args.include(blank(opts.get("jmh.include")) ? DEFAULT_INCLUDE : opts.get("jmh.include").trim());
+        if (!blank(opts.get("jmh.exclude"))) {
+            args.exclude(opts.get("jmh.exclude").trim());
         }
         // "corpus=small5 other=a,b" or "corpus=small5;other=a,b"
-        for (String p : prop("jmh.params").trim().split("[\\s;]+")) {
+        for (String p : opts.get("jmh.params").trim().split("[\\s;]+")) {
             if (!p.isEmpty()) {
                 int eq = p.indexOf('=');
                 if (eq <= 0) {
@@ -374,13 +435,13 @@ public final class BenchmarkRunner {
                 args.param(p.substring(0, eq), p.substring(eq + 1));
             }
         }
-        rawArgs(args);
+        rawArgs(args, opts);
     }
 
     /** -Djmh.args: further JMH options, whitespace-split (options after {@code --} keep their spaces). */
-    private static void rawArgs(JmhArguments args) {
+    private static void rawArgs(JmhArguments args, RunnerOptions opts) {
         // e.g. "-prof async:libPath=... -jvmArgsAppend -XX:+PrintCompilation"
-        for (String s : prop("jmh.args").trim().split("\\s+")) {
+        for (String s : opts.get("jmh.args").trim().split("\\s+")) {
             if (!s.isEmpty()) {
                 args.raw(s);
             }
@@ -436,10 +497,6 @@ public final class BenchmarkRunner {
             throw new IllegalArgumentException("missing --" + key + "=...");
         }
         return v;
-    }
-
-    private static String prop(String name) {
-        return System.getProperty(name, "");
     }
 
     private static boolean blank(String s) {

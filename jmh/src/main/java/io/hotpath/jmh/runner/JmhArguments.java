@@ -77,7 +77,10 @@ final class JmhArguments {
         return this;
     }
 
-    /** A single-valued option that the runner sets (-f, -wi, -w, -i, -r, -foe), unless the pass-through sets it. */
+    /**
+     * A single-valued option that the runner sets (-f, -wi, -w, -i, -r, -foe, -jvm, -jvmArgsPrepend), unless the
+     * pass-through sets it.
+     */
     JmhArguments option(String option, String value) {
         add(gives(option), option, value);
         return this;
@@ -185,6 +188,8 @@ final class JmhArguments {
                 return given.getMeasurementTime().hasValue();
             case "-foe":
                 return given.shouldFailOnError().hasValue();
+            case "-jvmArgsPrepend":
+                return given.getJvmArgsPrepend().hasValue();
             default:
                 throw new IllegalStateException("JmhArguments knows no rule for the runner's own option " + option);
         }

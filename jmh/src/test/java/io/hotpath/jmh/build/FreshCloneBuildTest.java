@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * <p>Rehearsed on a copy of this tree (no target/, no .git) under {@code jmh/target/fresh-clone/} with a private local
  * repository that has no io/hotpath: it reads the user's repository as a {@code file://} remote with snapshots
  * disabled (like broker-dist's UpstreamMavenBuild), so third-party artifacts are copied, not downloaded, and an
- * installed io.hotpath SNAPSHOT can never be seen. {@code -Djmh.list=true} lists the benchmarks instead of running them,
- * {@code -DskipTests} keeps jmh's own suites (this one included) out of the nested build.
+ * installed io.hotpath SNAPSHOT can never be seen. {@code -Djmh.list=true} lists the benchmarks instead of running them;
+ * jmh's own unit tests run in the nested build with the command's {@code -Djmh.include} in their JVM (this test skips
+ * itself there: the nested build selects jmh alone).
  *
  * <p>Control: the same command on the same copy without {@code .mvn/maven.config} (the old behaviour) fails with
  * Maven's "Could not resolve dependencies for project io.hotpath:hotpath-jmh", which also shows that the private
@@ -44,7 +45,12 @@ import org.junit.jupiter.api.Test;
  */
 class FreshCloneBuildTest {
 
-    private static final String[] COMMAND = {"-pl", "jmh", "verify", "-Djmh.list=true", "-DskipTests"};
+    /**
+     * jmh/README.md's selection of one benchmark, listed instead of run; jmh's own unit tests run in the nested build,
+     * with the selection in their JVM as surefire passes a command line's -D options (they must not depend on it).
+     */
+    private static final String[] COMMAND = {"-pl", "jmh", "verify", "-Djmh.include=PropertiesEncodeBenchmark",
+        "-Djmh.list=true"};
 
     private static Path projectRoot;
     private static Path work;
@@ -105,6 +111,8 @@ class FreshCloneBuildTest {
         assertThat(run.output).as("log: %s", run.log)
             // the runner listed what it would run (JMH's list, with the parameters)
             .contains("io.hotpath.jmh.codec.PropertiesEncodeBenchmark.hotpath")
+            // jmh's unit tests ran, with the caller's -Djmh.include in their JVM
+            .contains("in io.hotpath.jmh.runner.LineSelectionTest", "in io.hotpath.jmh.runner.DocumentedCommandsTest")
             // the siblings were built from the copied sources, their tests skipped (bsh-property in the root pom)
             .contains("tests skipped: hotpath-codec is built for [jmh]")
             .contains("Building hotpath-codec");
