@@ -19,15 +19,23 @@ import java.util.regex.Pattern;
  * Checks a patch message's Result against the JMH result file it names, figure by figure. The Result's format (written
  * by {@code bin/hotpath jmh --line <release> --write-results <file>}, jmh's ResultSection):
  * <pre>
- * Result (JMH 1.37, JDK 17.0.15, 4 forks x (3 + 5) x 1 s, -prof gc: docs/results/jmh-5.3.3-2026-11-26.json from ...):
+ * Result (JMH 1.37, JDK 17.0.15, 4 forks x (8 + 4) x 1 s, -prof gc: docs/results/jmh-5.5.1-2026-11-27.json from ...):
  * a note without figures
- * - PropertiesEncodeBenchmark corpus=small5: upstream533 125.6 (+-11 %) -&gt; hotpath520 77.9 (+-7 %) ns/op; 264 -&gt; 144 B/op
+ * - PropertiesEncodeBenchmark corpus=small5: upstream551 118.6 (+-5 %) -&gt; hotpath520 87.9 (+-4 %) ns/op; 264 -&gt; 144 B/op
  * </pre>
  * Every printed figure is recomputed from the file at the precision it is printed with (ns/op score, JMH's error as a
  * whole percent of the score, {@code gc.alloc.rate.norm} B/op), rounding half up; the header's settings must be those
- * of every quoted row and quotable (MEASURING.md: 4 forks or more, iterations of 1 s or more). Any other line that
- * reads like a figure ({@code ns/op}, {@code B/op}, {@code ->}) is a problem: a figure the check cannot recompute.
+ * of every quoted row. A quoted row must be quotable, read from the file's own run parameters: JMH's error at most
+ * {@link #MAX_ERROR_PERCENT} % of the score, at least {@link #MIN_FORKS} forks, {@link #MIN_WARMUP_ITERATIONS} warm-up
+ * iterations of at least 1 s (jmh/README.md: the 3 s warm-up let forks recompile after it) and
+ * {@link #MIN_MEASUREMENT_ITERATIONS} measurement iterations of at least 1 s: the project's own settings
+ * (jmh's AbstractBenchmark). A patch whose subject says "faster" must quote at least one pair, and every quoted pair
+ * faster beyond both errors (the patched score plus its error under the stock score minus its error). Any other line
+ * that reads like a figure ({@code ns/op}, {@code B/op}, {@code ->}) is a problem: a figure the check cannot recompute.
  * Written apart from jmh's writer on purpose, so that neither is the other's oracle.
+ *
+ * <p>A patch with no quotable run says so and quotes nothing: {@code Result (JMH): no quotable JMH run of this line
+ * yet ...}.
  *
  * <p>A patch whose effect is end to end (a threading switch) quotes a campaign file instead:
  * <pre>
@@ -41,6 +49,13 @@ import java.util.regex.Pattern;
 final class QuotedResults {
 
     static final int MIN_FORKS = 4;
+    static final int MIN_WARMUP_ITERATIONS = 8;
+    static final int MIN_MEASUREMENT_ITERATIONS = 4;
+    static final double MIN_ITERATION_SECONDS = 1;
+    /** A row whose error is over this share of its score is noisy: its forks disagree, so its mean decides nothing. */
+    static final double MAX_ERROR_PERCENT = 10;
+    static final String NONE = "Result (JMH): no quotable JMH run of this line yet";
+    private static final Pattern FASTER = Pattern.compile("\\bfaster\\b", Pattern.CASE_INSENSITIVE);
     /** A campaign with fewer rounds per arm cannot separate two arms from the A/A spread at all. */
     static final int MIN_ROUNDS = 3;
     static final String FILES = "docs/results/";
@@ -97,6 +112,18 @@ final class QuotedResults {
             campaignProblems(campaign, section.subList(1, section.size()), projectRoot, problems);
             return problems;
         }
+        boolean faster = FASTER.matcher(subject(message)).find();
+        if (section.get(0).startsWith(NONE)) {
+            for (String line : section) {
+                if (line.contains("ns/op") || line.contains("B/op") || line.contains("->")) {
+                    problems.add("a Result that quotes no run has a figure: " + line);
+                }
+            }
+            if (faster) {
+                problems.add("the subject says faster, and the Result quotes no run: " + subject(message));
+            }
+            return problems;
+        }
         Matcher header = HEADER.matcher(section.get(0));
         if (!header.matches()) {
             problems.add("the Result quotes no " + FILES + "jmh-*.json in the form 'Result (JMH <v>, JDK <v>, <n> forks x"
@@ -122,6 +149,9 @@ final class QuotedResults {
             if (f.matches()) {
                 figures++;
                 check(f, rows, settings, header.group(7), problems);
+                if (faster) {
+                    fasterBeyondErrors(f, rows, problems);
+                }
             } else if (line.contains("ns/op") || line.contains("B/op") || line.contains("->")) {
                 problems.add("a figure not in the form '- <Benchmark> <param>=<value>: <stock> <ns> (+-<e> %) -> <patched>"
                     + " <ns> (+-<e> %) ns/op; <B> -> <B> B/op': " + line);
@@ -131,6 +161,75 @@ final class QuotedResults {
             problems.add("the Result quotes no figure from " + header.group(7));
         }
         return problems;
+    }
+
+    /** The message's subject, its continuation lines joined (format-patch folds it). */
+    static String subject(String message) {
+        StringBuilder subject = new StringBuilder();
+        boolean in = false;
+        for (String line : message.split("\n", -1)) {
+            if (line.startsWith("Subject: ")) {
+                subject.append(line.substring("Subject: ".length()));
+                in = true;
+            } else if (in && line.startsWith(" ")) {
+                subject.append(line);
+            } else if (in) {
+                break;
+            }
+        }
+        return subject.toString();
+    }
+
+    /** A pair under a subject that says faster: the patched row's whole error interval under the stock row's. */
+    private static void fasterBeyondErrors(Matcher f, List<JsonObject> rows, List<String> problems) {
+        JsonObject stock = find(rows, f.group(1), f.group(4), f.group(2), f.group(3));
+        JsonObject patched = find(rows, f.group(1), f.group(7), f.group(2), f.group(3));
+        if (stock == null || patched == null || !hasError(stock) || !hasError(patched)) {
+            return; // check() names what is missing
+        }
+        JsonObject s = stock.getAsJsonObject("primaryMetric");
+        JsonObject p = patched.getAsJsonObject("primaryMetric");
+        double slowestPatched = p.get("score").getAsDouble() + p.get("scoreError").getAsDouble();
+        double fastestStock = s.get("score").getAsDouble() - s.get("scoreError").getAsDouble();
+        if (slowestPatched >= fastestStock) {
+            problems.add("the subject says faster, but " + f.group(1) + " " + f.group(2) + "=" + f.group(3) + " is not faster"
+                + " beyond the errors: " + f.group(7) + " up to " + round(slowestPatched) + " ns/op, " + f.group(4)
+                + " down to " + round(fastestStock));
+        }
+    }
+
+    private static boolean hasError(JsonObject row) {
+        return row.getAsJsonObject("primaryMetric").get("scoreError").getAsJsonPrimitive().isNumber();
+    }
+
+    private static String round(double v) {
+        return BigDecimal.valueOf(v).setScale(1, RoundingMode.HALF_UP).toPlainString();
+    }
+
+    /** Every way the row's own run parameters fall short of a quotable run. */
+    static List<String> unquotable(JsonObject row) {
+        List<String> why = new ArrayList<>();
+        JsonObject primary = row.getAsJsonObject("primaryMetric");
+        if (hasError(row)) {
+            double percent = 100 * primary.get("scoreError").getAsDouble() / primary.get("score").getAsDouble();
+            if (percent > MAX_ERROR_PERCENT) {
+                why.add("its error is " + round(percent) + " % of the score (noisy: over " + (int) MAX_ERROR_PERCENT + " %)");
+            }
+        }
+        if (row.get("forks").getAsInt() < MIN_FORKS) {
+            why.add(row.get("forks").getAsInt() + " forks (under " + MIN_FORKS + ")");
+        }
+        int wi = row.get("warmupIterations").getAsInt();
+        String wt = row.get("warmupTime").getAsString();
+        if (wi < MIN_WARMUP_ITERATIONS || seconds(wt) < MIN_ITERATION_SECONDS) {
+            why.add("warm-up " + wi + " x " + wt + " (under " + MIN_WARMUP_ITERATIONS + " x 1 s)");
+        }
+        int mi = row.get("measurementIterations").getAsInt();
+        String mt = row.get("measurementTime").getAsString();
+        if (mi < MIN_MEASUREMENT_ITERATIONS || seconds(mt) < MIN_ITERATION_SECONDS) {
+            why.add("measurement " + mi + " x " + mt + " (under " + MIN_MEASUREMENT_ITERATIONS + " x 1 s)");
+        }
+        return why;
     }
 
     private static void campaignProblems(Matcher header, List<String> lines, Path projectRoot, List<String> problems) {
@@ -223,6 +322,9 @@ final class QuotedResults {
             if (!rowSettings.equals(settings)) {
                 problems.add(what + " ran with " + rowSettings + ", the Result says " + settings);
             }
+            for (String why : unquotable(row)) {
+                problems.add(what + " is not quotable: " + why);
+            }
             JsonObject primary = row.getAsJsonObject("primaryMetric");
             if (!"ns/op".equals(primary.get("scoreUnit").getAsString())) {
                 problems.add(what + " is in " + primary.get("scoreUnit").getAsString() + ", not ns/op");
@@ -282,6 +384,8 @@ final class QuotedResults {
         String[] parts = time.split(" ");
         double n = Double.parseDouble(parts[0]);
         return switch (parts[1]) {
+            case "ns" -> n / 1e9;
+            case "us" -> n / 1e6;
             case "s" -> n;
             case "ms" -> n / 1000;
             case "min" -> n * 60;

@@ -35,7 +35,7 @@ final class Jmh {
           --to-docs        with --line: into docs/results/ instead, the files a Result may quote (commit them); on a
                            quiet machine only
           --write-results FILE  with --line: rewrite the Result of every patch of the line from FILE, a committed
-                           docs/results/*.json (no run)
+                           docs/results/*.json (no run); rows with an error over 10 % or shorter settings are not quoted
           -- JMH-OPTION... go to JMH unchanged, after the runner's own options; one given here replaces the runner's
                            (-f, -wi, -w, -i, -r, benchmark regexps, -p NAME, -prof gc, -foe; -rf/-rff: then no summary)
 

@@ -3,6 +3,7 @@ package io.hotpath.jmh.results;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import com.google.gson.JsonElement;
@@ -77,12 +78,17 @@ public final class JmhResults {
 
     /** The row of {@code Benchmark.method} with {@code param=value}; bad input when the run did not measure it. */
     public Row row(String benchmark, String method, String param, String value) {
+        return find(benchmark, method, param, value).orElseThrow(() -> new IllegalArgumentException("the results have no "
+            + benchmark + "." + method + " with " + param + "=" + value));
+    }
+
+    /** The row of {@code Benchmark.method} with {@code param=value}, if the run measured it. */
+    public Optional<Row> find(String benchmark, String method, String param, String value) {
         for (Row r : rows) {
             if (r.benchmark.equals(benchmark) && r.method.equals(method) && value.equals(r.params.get(param))) {
-                return r;
+                return Optional.of(r);
             }
         }
-        throw new IllegalArgumentException("the results have no " + benchmark + "." + method + " with " + param + "="
-            + value);
+        return Optional.empty();
     }
 }

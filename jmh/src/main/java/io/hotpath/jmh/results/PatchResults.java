@@ -23,8 +23,8 @@ public final class PatchResults {
     }
 
     /** @return the patch files it rewrote, in order */
-    public static List<Path> rewrite(Path lineDir, LineQuotes quotes, JmhResults results, String resultFile)
-            throws IOException {
+    public static List<Path> rewrite(Path lineDir, LineQuotes quotes, JmhResults results, String resultFile,
+            String command) throws IOException {
         List<Path> patches = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(lineDir, "*.patch")) {
             for (Path p : files) {
@@ -44,7 +44,7 @@ public final class PatchResults {
             String text = new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
             // an end-to-end patch quotes its campaign file; a JMH run has nothing of it to write
             rewritten.add(quotes.endToEnd().contains(m.group(1)) ? text
-                : replaceResult(text, ResultSection.write(quotes, m.group(1), results, resultFile), p));
+                : replaceResult(text, ResultSection.write(quotes, m.group(1), results, resultFile, command), p));
         }
         // all or nothing: a patch without quotes fails before any file changes
         for (int i = 0; i < patches.size(); i++) {

@@ -28,6 +28,7 @@ import java.util.stream.Collectors;
 import io.hotpath.jmh.results.JmhResults;
 import io.hotpath.jmh.results.LineQuotes;
 import io.hotpath.jmh.results.PatchResults;
+import io.hotpath.jmh.results.ResultSection;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -365,7 +366,8 @@ public final class BenchmarkRunner {
         String relative = projectRoot.relativize(file).toString().replace('\\', '/');
         JmhResults results = JmhResults.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
         Path lineDir = projectRoot.resolve("patches").resolve(line);
-        for (Path p : PatchResults.rewrite(lineDir, LineQuotes.load(line), results, relative)) {
+        for (Path p : PatchResults.rewrite(lineDir, LineQuotes.load(line), results, relative,
+                ResultSection.command(file, line))) {
             System.out.println("hotpath-jmh: rewrote the Result of " + projectRoot.relativize(p) + " from " + relative);
         }
         return 0;
