@@ -139,10 +139,15 @@ public final class BenchmarkRunner {
             lineSelection(quotes, args, opts);
         }
         CommandLineOptions selected = new CommandLineOptions(args.toList().toArray(new String[0]));
+        boolean list = "true".equalsIgnoreCase(opts.get("jmh.list"));
+        if (rehearse && (list || selected.shouldHelp() || selected.shouldList() || selected.shouldListWithParams()
+            || selected.shouldListProfilers() || selected.shouldListResultFormats())) {
+            return 0; // what JMH prints for a query is JMH's
+        }
         if (answeredQuery(selected)) {
             return 0;
         }
-        if ("true".equalsIgnoreCase(opts.get("jmh.list"))) {
+        if (list) {
             new Runner(selected).listWithParams(selected);
             return 0;
         }

@@ -111,7 +111,6 @@ class FreshCloneBuildTest {
         assertThat(run.output).as("log: %s", run.log)
             // the runner listed what it would run (JMH's list, with the parameters)
             .contains("io.hotpath.jmh.codec.PropertiesEncodeBenchmark.hotpath")
-            .doesNotContain("io.hotpath.jmh.codec.PropertiesParseBenchmark.hotpath")
             // jmh's unit tests ran, with the caller's -Djmh.include in their JVM
             .contains("in io.hotpath.jmh.runner.LineSelectionTest", "in io.hotpath.jmh.runner.DocumentedCommandsTest")
             // the siblings were built from the copied sources, their tests skipped (bsh-property in the root pom)
