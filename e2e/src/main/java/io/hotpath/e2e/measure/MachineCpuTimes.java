@@ -12,10 +12,10 @@ import java.util.List;
  * <p>Why the machine's busy time is taken as wall time x CPUs minus idle and iowait, and not as the sum of the busy
  * fields (user, nice, system, irq, softirq, steal): on a tickless kernel (NO_HZ_IDLE, with tick-based CPU accounting as
  * on this project's machines: {@code CONFIG_TICK_CPU_ACCOUNTING}) the busy fields are sampled at the scheduler tick,
- * which is stopped while a CPU idles, so a thread that wakes, runs for less than a tick and sleeps again is often not
- * charged to any field; idle and iowait, by contrast, are the kernel's exact idle clocks. A process's own
- * utime + stime ({@link ProcessCpuTimes}) is scaled to its exact runtime. A broker's many short wake-ups thus left the
- * sum of the busy fields below what the cluster's processes used, and "other processes" came out negative.
+ * which can stop while a CPU idles, so time run between ticks may be charged to no field (all fields together then add
+ * up to less than wall time x CPUs); idle and iowait, by contrast, are the kernel's exact idle clocks. A process's own
+ * utime + stime ({@link ProcessCpuTimes}) is scaled to its exact runtime. Rounds whose processes used up to ~85 % of
+ * the machine had the sum of the busy fields below what the cluster's processes used: "other processes" negative.
  *
  * @param nanos        {@link System#nanoTime()} when the line was read (the middle of the read)
  * @param cpus         CPUs the "cpu" line covers (its "cpuN" lines)
