@@ -156,7 +156,7 @@ public final class CampaignReport {
                 .append(header).append("\n\n");
         String order = options.lines().isEmpty() ? "alternating " + String.join(" / ", labels())
                 : "each round runs every arm once, in the order of the columns below on odd rounds and in reverse on even ones";
-        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %s discarded, measured %d s per round, %s."
+        out.append(String.format(Locale.ROOT, "Rounds per arm: %d, %s; warm-up %s (not measured, but read back and judged: its loss or failed sends fail the round), measured %d s per round, %s."
                         + " Every ratio is to %s (the baseline).%n", options.rounds(), order, options.warmup().describe(), options.seconds(),
                 options.rate() > 0 ? "paced at " + options.rate() + " msg/s" : "saturated (unpaced)", arms.get(0).label()));
         out.append(rules(options.rounds()));
@@ -401,8 +401,9 @@ public final class CampaignReport {
                 fields.add("\"" + metric.key() + "\": " + (value == null ? "null" : String.format(Locale.ROOT, "%.3f", value)));
             }
             RunMetrics metrics = round.result().metrics();
-            fields.add("\"otherCpuSeconds\": " + (metrics == null || metrics.otherCpuMicros() < 0 ? "null"
-                    : String.format(Locale.ROOT, "%.2f", metrics.otherCpuMicros() / 1e6)));
+            // the raw figure, a negative one too (the accounting did not add up); null only when not measured
+            fields.add("\"otherCpuSeconds\": " + (metrics == null || metrics.otherCpu() == null || !metrics.otherCpu().measured() ? "null"
+                    : String.format(Locale.ROOT, "%.2f", metrics.otherCpu().micros() / 1e6)));
             fields.add("\"busyMachine\": " + (metrics != null && metrics.busyMachine()));
             fields.add("\"machine\": \"" + machine(round).label() + "\"");
             FailedSends failed = round.result().failedSends();
