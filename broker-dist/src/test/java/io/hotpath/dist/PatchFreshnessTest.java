@@ -77,7 +77,7 @@ class PatchFreshnessTest {
             String message = PatchGenerator.messagePart(Files.readString(patch.file(), StandardCharsets.UTF_8));
             assertThat(message).as("%s", patch.name()).startsWith("From ").contains("\nFrom: ", "\nDate: ",
                 "\nSubject: [PATCH] ", "\nMotivation:\n", "\nModification:\n").containsAnyOf("\nResult (JMH ", "\n" + QuotedResults.NONE,
-                "\nResult (campaign, ");
+                "\nResult (campaign, ", "\n" + QuotedResults.CAMPAIGN_NONE);
         }
     }
 

@@ -14,7 +14,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.junit.jupiter.api.Tag;
+import net.jqwik.api.Tag;
 
 /**
  * Patch 0005 (5.3.3, 5.5.1): the send takes its properties map from {@code AbstractSendMessageProcessor#headerProperties}
