@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The arms of a campaign over its rounds (stock vs patched of one line, or stock and patched of several lines):
@@ -171,8 +173,9 @@ public final class CampaignReport {
             figures(out, scenario, comparisons, options.rate() == 0);
             ratios(out, comparisons);
             excludedRounds(out, scenario);
-            out.append('\n').append(ThreadGroupTable.markdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
-            out.append('\n').append(ThreadGroupTable.switchesMarkdown(labels(), arms.stream().map(arm -> threadRuns(scenario, arm)).toList()));
+            List<List<RunMetrics>> threadRuns = arms.stream().map(arm -> threadRuns(scenario, arm)).toList();
+            out.append('\n').append(ThreadGroupTable.markdown(labels(), threadRuns));
+            out.append('\n').append(ThreadGroupTable.switchesMarkdown(labels(), threadRuns));
             List<ArmRound> scenarioProfiled = profiled.stream().filter(r -> r.scenario().equals(scenario)).toList();
             if (!scenarioProfiled.isEmpty()) {
                 out.append('\n').append(AllocationSiteTable.markdown(arms, scenarioProfiled));
@@ -381,7 +384,8 @@ public final class CampaignReport {
 
     /** The counted rounds of an arm that have the masters' thread figures. */
     private List<RunMetrics> threadRuns(String scenario, Arm arm) {
-        return rounds(scenario, arm).stream().filter(r -> figures(r).counts()).map(r -> r.result().metrics())
+        Set<Integer> counted = verdicts.counted(scenario, arm.label()).stream().map(RoundFigures::round).collect(Collectors.toSet());
+        return rounds(scenario, arm).stream().filter(r -> counted.contains(r.round())).map(r -> r.result().metrics())
                 .filter(m -> m != null && !m.masterThreadMicrosPerMessage().isEmpty()).toList();
     }
 

@@ -2,6 +2,7 @@ package io.hotpath.e2e.campaign;
 
 import io.hotpath.e2e.measure.RunMetrics;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,7 @@ public record RoundFigures(String scenario, int round, String arm, boolean passe
 
     public RoundFigures {
         failures = List.copyOf(failures);
-        figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     }
 
     /**
