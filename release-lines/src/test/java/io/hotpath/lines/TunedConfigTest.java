@@ -84,18 +84,16 @@ class TunedConfigTest {
     @Test
     void everyKnobAShippedLineTunesNamesTheMeasurementThatPutItThere() throws IOException {
         Path root = Path.of(System.getProperty("hotpath.root", "..")).toAbsolutePath().normalize();
-        int files = 0;
         try (java.util.stream.Stream<Path> lines = Files.list(root.resolve("patches"))) {
             for (Path line : lines.filter(Files::isDirectory).sorted().toList()) {
                 Path tuned = line.resolve(TunedConfig.FILE);
                 if (Files.isRegularFile(tuned)) {
-                    files++;
                     assertThat(TunedConfig.load(tuned).knobs()).as("%s", tuned).isNotEmpty();
                     assertThat(unmeasuredKnobs(tuned, root)).as("%s", tuned).isEmpty();
                 }
             }
         }
-        assertThat(files).as("lines that ship a %s", TunedConfig.FILE).isPositive();
+        // a line may ship none; theMeasurementCheckRejectsAKnobWithoutOneOrWithAMissingFile is this check's control
     }
 
     @Test
