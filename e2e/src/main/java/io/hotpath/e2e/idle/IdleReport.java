@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +50,7 @@ public final class IdleReport {
                        List<IdleRound> rounds) {
     }
 
-    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().create();
+    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
 
     private final Setup setup;
     private final List<IdleRound> rounds;
@@ -66,10 +67,13 @@ public final class IdleReport {
     }
 
     public String json() {
-        return GSON.toJson(new Json("idle", setup, setup.arms().get(0), Map.of("minRoundsPerArm", CampaignVerdicts.MIN_ROUNDS, "alpha",
-                CampaignVerdicts.ALPHA, "test", "exact two-sided permutation test of the difference of means, Holm over each arm's metrics",
-                "counted", "quiet machine, masters' JIT below " + RunMetrics.WARM_JIT_SHARE + " of their CPU"),
-                verdicts.exclusions(), comparisons(), rounds)) + "\n";
+        // in this order in the file: a Map.of would print them in a different order from run to run
+        Map<String, Object> rules = new LinkedHashMap<>();
+        rules.put("minRoundsPerArm", CampaignVerdicts.MIN_ROUNDS);
+        rules.put("alpha", CampaignVerdicts.ALPHA);
+        rules.put("test", "exact two-sided permutation test of the difference of means, Holm over each arm's metrics");
+        rules.put("counted", "quiet machine, masters' JIT below " + RunMetrics.WARM_JIT_SHARE + " of their CPU");
+        return GSON.toJson(new Json("idle", setup, setup.arms().get(0), rules, verdicts.exclusions(), comparisons(), rounds)) + "\n";
     }
 
     public String markdown() {
@@ -78,8 +82,9 @@ public final class IdleReport {
                 .append(" (2m-2s, loopback, no load)\n\n");
         out.append(String.format(Locale.ROOT, "`%s`, %s. Each round starts a fresh cluster per arm (name server, 2 masters, 2 slaves),"
                         + " lets it settle %d s after boot, then reads every process's threads (/proc/<pid>/task/*/stat and status) at"
-                        + " both edges of a %d s window; nothing is sent. %d rounds per arm, arms alternating; %d cores.%n%n",
-                setup.command(), setup.date(), setup.settleSeconds(), setup.seconds(), setup.roundsPerArm(), setup.cpus()));
+                        + " both edges of a %d s window; nothing is sent. %d round%s per arm, arms alternating; %d cores.%n%n",
+                setup.command(), setup.date(), setup.settleSeconds(), setup.seconds(), setup.roundsPerArm(),
+                setup.roundsPerArm() == 1 ? "" : "s", setup.cpus()));
         setup.distributions().forEach(d -> out.append("- ").append(d).append('\n'));
         out.append('\n').append(String.format(Locale.ROOT, "A round counts when the machine was quiet (other processes under %.0f %% of it"
                         + " in the window) and the masters' JIT compiler used under %.0f %% of their CPU. Figures are per process of the"

@@ -119,5 +119,7 @@ class IdleReportTest {
         assertThat(json.rounds().get(1).figures().cpu(IdleFigures.MASTER)).isEqualTo(8.0);
         assertThat(json.rounds().get(1).figures().roles().get(IdleFigures.MASTER).groups()).containsKey("ReputMessageSer");
         assertThat(json.comparisons()).extracting(CampaignVerdicts.Comparison::metric).contains("masterCpuMsPerSec", "namesrvWakeupsPerSec");
+        assertThat(json.verdictRules().keySet()).containsExactly("minRoundsPerArm", "alpha", "test", "counted");
+        assertThat(Files.readString(dir.resolve("idle-5.5.1-2026-11-29.json"))).contains("each arm's metrics");
     }
 }
