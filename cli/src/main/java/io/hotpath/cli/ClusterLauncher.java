@@ -17,7 +17,7 @@ import sun.misc.Signal;
 
 /**
  * Runs a cluster controller ({@code io.hotpath.e2e.cli.ClusterSmoke} for smoke and run, {@code CampaignCommand} for
- * the campaign) in a private network and PID namespace ({@link PrivateNetwork}), and makes sure nothing of the run is
+ * the campaign, {@code IdleCommand} for idle) in a private network and PID namespace ({@link PrivateNetwork}), and makes sure nothing of the run is
  * left: a Ctrl-C (or SIGTERM, SIGHUP) to this JVM asks the controller to stop (SIGTERM runs its shutdown hook, which
  * stops the cluster by PID) and waits for it; afterwards any process whose command line names this run's directories is
  * killed and the run fails. The controller runs in a session of its own ({@code setsid}), so that a terminal's Ctrl-C
@@ -33,6 +33,7 @@ final class ClusterLauncher {
 
     static final String SMOKE = "io.hotpath.e2e.cli.ClusterSmoke";
     static final String CAMPAIGN = "io.hotpath.e2e.cli.CampaignCommand";
+    static final String IDLE = "io.hotpath.e2e.cli.IdleCommand";
     /** Tells the controller that its stdin is this JVM's pipe, to watch for its end (e2e's LauncherWatchdog.PROPERTY). */
     static final String LAUNCHER_PIPE = "hotpath.e2e.launcherPipe";
 
@@ -47,7 +48,8 @@ final class ClusterLauncher {
     /** The controller {@code main} with {@code args}: help without a namespace; else prepared, launched, swept. */
     int run(String main, List<String> args, MavenRun maven) {
         // outside the namespace (Maven needs the network): options checked, lines resolved, distributions built
-        ClusterPreparation.Launch launch = ClusterPreparation.prepare(root, main.equals(CAMPAIGN) ? "campaign" : "smoke", args, maven);
+        String kind = main.equals(CAMPAIGN) ? "campaign" : main.equals(IDLE) ? "idle" : "smoke";
+        ClusterPreparation.Launch launch = ClusterPreparation.prepare(root, kind, args, maven);
         if (launch.help()) {
             return exec(javaCommand(main, args, List.of(), controllerClasspath(null)));
         }
@@ -134,11 +136,12 @@ final class ClusterLauncher {
     }
 
     /**
-     * Processes whose command line names this run's directories ({@code <stamp>-*}, {@code campaign-<stamp>/}): what the
+     * Processes whose command line names this run's directories ({@code <stamp>-*}, {@code campaign-<stamp>/},
+     * {@code idle-<stamp>/}): what the
      * controller could not stop (e.g. it was SIGKILLed with --no-netns). Read from /proc, as pgrep -f does.
      */
     List<Long> leftovers(String stamp) {
-        List<String> marks = List.of(runRoot + "/" + stamp + "-", runRoot + "/campaign-" + stamp + "/");
+        List<String> marks = List.of(runRoot + "/" + stamp + "-", runRoot + "/campaign-" + stamp + "/", runRoot + "/idle-" + stamp + "/");
         long self = ProcessHandle.current().pid();
         List<Long> found = new ArrayList<>();
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {

@@ -3,11 +3,13 @@ package io.hotpath.cli;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.campaign.Arm;
 import io.hotpath.e2e.campaign.CampaignOptions;
+import io.hotpath.e2e.idle.IdleOptions;
 import io.hotpath.e2e.spec.Distribution;
 import io.hotpath.e2e.spec.NetMode;
 import io.hotpath.e2e.spec.ReleaseLines;
 import io.hotpath.e2e.spec.SmokeOptions;
 import io.hotpath.lines.ReleaseLine;
+import io.hotpath.lines.TunedConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code bin/hotpath smoke}, {@code run} and {@code campaign} do before their controller enters its network
+ * What {@code bin/hotpath smoke}, {@code run}, {@code campaign} and {@code idle} do before their controller enters its network
  * namespace, where Maven has no network ({@link ClusterLauncher}; alone: {@code bin/hotpath prepare smoke|campaign <options>}):
  * check the options (bad input fails here, before anything is built), resolve the release lines once, and build the
  * distributions the run needs when they are missing or stale ({@link Distribution#staleness}) with broker-dist
@@ -35,13 +37,13 @@ final class ClusterPreparation {
     /** {@code bin/hotpath prepare smoke|campaign <options>}: {@link #prepare} alone, nothing run. */
     static int run(Path root, List<String> args, MavenRun maven) {
         if (args.isEmpty()) {
-            throw new UsageException("prepare needs 'smoke' or 'campaign', then that command's options");
+            throw new UsageException("prepare needs 'smoke', 'campaign' or 'idle', then that command's options");
         }
         prepare(root, args.get(0), args.subList(1, args.size()), maven);
         return 0;
     }
 
-    /** Parses the {@code kind} ("smoke" or "campaign") run's options once, builds what it needs, and tells the launcher. */
+    /** Parses the {@code kind} ("smoke", "campaign" or "idle") run's options once, builds what it needs, and tells the launcher. */
     static Launch prepare(Path root, String kind, List<String> args, MavenRun maven) {
         String[] options = args.toArray(String[]::new);
         Launch launch;
@@ -57,7 +59,12 @@ final class ClusterPreparation {
                 launch = new Launch(campaign.help(), campaign.privateNetwork(), campaign.net());
                 needed = campaign(root, campaign);
             }
-            default -> throw new UsageException("prepare takes 'smoke' or 'campaign', not '" + kind + "'");
+            case "idle" -> {
+                IdleOptions idle = IdleOptions.parse(options);
+                launch = new Launch(idle.help(), idle.privateNetwork(), NetMode.LOOPBACK);
+                needed = idle(root, idle);
+            }
+            default -> throw new UsageException("prepare takes 'smoke', 'campaign' or 'idle', not '" + kind + "'");
         }
         needed.forEach((line, specs) -> {
             List<String> flavors = stale(line, specs, root);
@@ -88,6 +95,25 @@ final class ClusterPreparation {
                     flavors.add(arm.flavor());
                 }
             }
+        }
+        return needed;
+    }
+
+    private static Map<ReleaseLine, List<String>> idle(Path root, IdleOptions options) {
+        Map<ReleaseLine, List<String>> needed = new LinkedHashMap<>();
+        if (!options.help()) {
+            ReleaseLine line = options.releaseLine(root);
+            List<String> flavors = new ArrayList<>();
+            for (Arm arm : options.arms(line)) {
+                if (arm.tuned()) {
+                    // a tuned arm of a line without tuned.properties fails here, before a build
+                    ReleaseLines.usage(() -> TunedConfig.of(line));
+                }
+                if (!flavors.contains(arm.flavor())) {
+                    flavors.add(arm.flavor());
+                }
+            }
+            needed.put(line, flavors);
         }
         return needed;
     }

@@ -23,10 +23,12 @@ public final class Hotpath {
           smoke          start a 2m-2s cluster on loopback, send, consume back, verify (bin/hotpath smoke --help)
           campaign       stock vs patched A/B rounds on the 2m-2s cluster: report, JSON, charts; --lines 4.9.0,4.9.8 for every line's
                          stock and patched in one rotation; --ci for the short fault + upgrade/rollback check
+          idle           what a 2m-2s cluster costs with no load: CPU ms/s and wake-ups/s per role and thread group, stock vs
+                         patched(+tuned) in alternating rounds (bin/hotpath idle --help)
           jmh            run the JMH benchmarks and write jmh/target/ results (bin/hotpath jmh --help)
           profile        async-profiler flame graphs of benchmarks and live brokers (bin/hotpath profile --help)
           patches        patches regenerate [--line R]: re-make a line's patches from our modules and upstream's source release
-          prepare        prepare smoke|campaign [options]: check a run's options, build the distributions it needs, run nothing
+          prepare        prepare smoke|campaign|idle [options]: check a run's options, build the distributions it needs, run nothing
           verdicts       committed campaign files judged again by today's verdict rules (bin/hotpath verdicts --help)
 
         Every command prints a one-line error and exits non-zero on bad input (2) or a failed run (1).
@@ -54,6 +56,7 @@ public final class Hotpath {
                 case "smoke" -> new ClusterLauncher(root).run(ClusterLauncher.SMOKE, rest, maven);
                 case "run" -> run(root, rest, maven);
                 case "campaign" -> new ClusterLauncher(root).run(ClusterLauncher.CAMPAIGN, rest, maven);
+                case "idle" -> new ClusterLauncher(root).run(ClusterLauncher.IDLE, rest, maven);
                 case "test" -> CiTests.run(root, rest, maven);
                 case "jmh" -> Jmh.run(root, rest, maven, typed(args));
                 case "profile" -> Profile.run(root, rest);

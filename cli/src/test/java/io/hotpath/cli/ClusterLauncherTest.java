@@ -154,6 +154,21 @@ class ClusterLauncherTest {
     }
 
     @Test
+    void aBrokerOfAnIdleRunLeftBehindIsFoundByItsRunDirectory() throws Exception {
+        Path pid = root.resolve("left.pid");
+        String marker = root.resolve("e2e/target/e2e/idle-" + STAMP + "/r1-stock/broker-a").toString();
+        Process left = new ProcessBuilder("bash", "-c", "(exec -a 'java " + marker + "' sleep 300) & echo $! > '" + pid + "'").start();
+        left.waitFor();
+        try {
+            long leftPid = Long.parseLong(Files.readString(pid).trim());
+            assertThat(new ClusterLauncher(root).leftovers(STAMP)).contains(leftPid);
+            assertThat(new ClusterLauncher(root).leftovers("20250101-000000")).doesNotContain(leftPid);
+        } finally {
+            killIfRunning(pid);
+        }
+    }
+
+    @Test
     void aControllerThatEndsWithoutFinishingFailsTheRunAndAFinishedOneGivesItsExit() throws Exception {
         Process killed = harness("kill -9 $$");
         String output = finish(killed);

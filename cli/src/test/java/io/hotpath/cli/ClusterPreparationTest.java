@@ -24,6 +24,9 @@ class ClusterPreparationTest {
         assertThat(Hotpath.run(root, maven.run(), "prepare", "smoke", "--line", "9.9.9")).isEqualTo(2);
         assertThat(Hotpath.run(root, maven.run(), "prepare", "smoke", "-n", "many")).isEqualTo(2);
         assertThat(Hotpath.run(root, maven.run(), "prepare", "campaign", "--rounds", "zero")).isEqualTo(2);
+        assertThat(Hotpath.run(root, maven.run(), "prepare", "idle", "--settle", "soon")).isEqualTo(2);
+        assertThat(Hotpath.run(root, maven.run(), "prepare", "idle", "--rate", "0")).isEqualTo(2);
+        assertThat(Hotpath.run(root, maven.run(), "idle", "--seconds", "0")).isEqualTo(2);
         assertThat(Hotpath.run(root, maven.run(), "prepare", "nothing")).isEqualTo(2);
         assertThat(maven.calls()).isEmpty();
         assertThat(root.resolve("broker-dist")).doesNotExist();
@@ -40,6 +43,14 @@ class ClusterPreparationTest {
     }
 
     @Test
+    void anIdleTunedArmOfALineWithoutTunedPropertiesFailsBeforeAnyBuild() throws Exception {
+        new Checkout(root).line("4.9.0", true);
+        StandInMaven maven = new StandInMaven(root, 0);
+        assertThat(Hotpath.run(root, maven.run(), "prepare", "idle", "--line", "4.9.0", "--arms", "stock,patched+tuned")).isEqualTo(2);
+        assertThat(maven.calls()).isEmpty();
+    }
+
+    @Test
     void freshDistributionsAreRunAsTheyAre() throws Exception {
         Checkout checkout = new Checkout(root);
         String sha = checkout.line("4.9.0", true);
@@ -48,6 +59,7 @@ class ClusterPreparationTest {
         StandInMaven maven = new StandInMaven(root, 0);
         assertThat(Hotpath.run(root, maven.run(), "prepare", "smoke", "--dist", "both", "--line", "4.9.0")).isZero();
         assertThat(Hotpath.run(root, maven.run(), "prepare", "campaign", "--line", "4.9.0")).isZero();
+        assertThat(Hotpath.run(root, maven.run(), "prepare", "idle", "--line", "4.9.0")).isZero();
         assertThat(maven.calls()).isEmpty();
     }
 
@@ -65,6 +77,9 @@ class ClusterPreparationTest {
         assertThat(ClusterPreparation.prepare(root, "campaign", List.of("--line", "4.9.0", "--net", "realistic"), maven.run()))
             .isEqualTo(new ClusterPreparation.Launch(false, true, NetMode.REALISTIC));
         assertThat(ClusterPreparation.prepare(root, "campaign", List.of("--help"), maven.run()).help()).isTrue();
+        assertThat(ClusterPreparation.prepare(root, "idle", List.of("--line", "4.9.0", "--no-netns"), maven.run()))
+            .isEqualTo(new ClusterPreparation.Launch(false, false, NetMode.LOOPBACK));
+        assertThat(ClusterPreparation.prepare(root, "idle", List.of("-h"), maven.run()).help()).isTrue();
         assertThat(maven.calls()).isEmpty();
     }
 
@@ -81,6 +96,10 @@ class ClusterPreparationTest {
         assertThat(Hotpath.run(root, built.run(), "prepare", "campaign", "--line", "4.9.0")).isZero();
         assertThat(built.calls()).singleElement().asString()
             .contains("-pl broker-dist verify", "-Dhotpath.line=4.9.0", "-Dhotpath.flavor=patched", "-Dhotpath.upstream.tests=false");
+
+        StandInMaven idle = new StandInMaven(root, 0);
+        assertThat(Hotpath.run(root, idle.run(), "prepare", "idle", "--line", "4.9.0", "--arms", "patched,stock")).isZero();
+        assertThat(idle.calls()).singleElement().asString().contains("-Dhotpath.line=4.9.0", "-Dhotpath.flavor=patched");
 
         StandInMaven failing = new StandInMaven(root, 1);
         assertThat(Hotpath.run(root, failing.run(), "prepare", "smoke", "--dist", "patched", "--line", "4.9.0")).isEqualTo(1);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
 
     /** Bottom up; "" is the root package {@code io.hotpath.e2e}. */
-    static final List<String> LAYERS = List.of("", "spec", "node", "load", "check", "measure", "run", "campaign", "cli");
+    static final List<String> LAYERS = List.of("", "spec", "node", "load", "check", "measure", "run", "campaign", "idle", "cli");
 
     private static final Path MAIN = Path.of("src/main/java/io/hotpath/e2e");
 
@@ -82,7 +82,7 @@ class LayeringTest {
 
         assertThat(problems).containsExactlyInAnyOrder(
             "spec/Options.java: io.hotpath.e2e.spec (layer 1) uses io.hotpath.e2e.run (layer 6), a layer above it",
-            "node/Cluster.java: io.hotpath.e2e.node (layer 2) uses io.hotpath.e2e.cli (layer 8), a layer above it",
+            "node/Cluster.java: io.hotpath.e2e.node (layer 2) uses io.hotpath.e2e.cli (layer 9), a layer above it",
             "run/Result.java: imports io.hotpath.e2e.node.Cluster only for a javadoc link or comment",
             "extra/Helper.java: io.hotpath.e2e.extra is in no layer of " + LAYERS,
             "package cycle: io.hotpath.e2e.run -> io.hotpath.e2e.spec -> io.hotpath.e2e.run");

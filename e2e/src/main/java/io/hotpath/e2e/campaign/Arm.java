@@ -13,6 +13,15 @@ public record Arm(String label, String line, String flavor, boolean tuned, boole
         this(label, line, flavor, false, false);
     }
 
+    /**
+     * The arm of {@code kind} (one of {@link CampaignOptions#ARM_KINDS}: a flavor, then "+tuned" and/or "+async") of
+     * {@code release}, named {@code label} in the report.
+     */
+    public static Arm of(String label, String release, String kind) {
+        return new Arm(label, release, kind.replace(CampaignOptions.ASYNC_SUFFIX, "").replace(CampaignOptions.TUNED_SUFFIX, ""),
+                kind.contains(CampaignOptions.TUNED_SUFFIX), kind.endsWith(CampaignOptions.ASYNC_SUFFIX));
+    }
+
     /** A SYNC_MASTER arm. */
     public Arm(String label, String line, String flavor, boolean tuned) {
         this(label, line, flavor, tuned, false);

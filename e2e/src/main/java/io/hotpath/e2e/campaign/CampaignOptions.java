@@ -29,9 +29,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                               String line, List<String> lines, List<String> armKinds, Path tunedFile, boolean allocationSites) {
 
     /** The builds of a line a campaign compares by default, baseline first. */
-    static final List<String> FLAVORS = List.of("stock", "patched");
+    public static final List<String> FLAVORS = List.of("stock", "patched");
     /** An arm kind's suffix for "with the tuned configuration": stock+tuned, patched+tuned. */
-    static final String TUNED_SUFFIX = "+tuned";
+    public static final String TUNED_SUFFIX = "+tuned";
     /** An arm kind's suffix for "masters as ASYNC_MASTER": a floor arm, e.g. patched+tuned+async. */
     static final String ASYNC_SUFFIX = "+async";
     /** Every arm kind {@code --arms} may name. */
@@ -184,8 +184,11 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 line, lines, armKinds, tunedFile, allocationSites);
     }
 
-    /** {@code --arms}: kinds of {@link #ARM_KINDS}, each once, in report order (the first is every ratio's baseline). */
-    private static List<String> armKinds(String text) {
+    /**
+     * {@code --arms} (of the campaign, and of {@code bin/hotpath idle}): kinds of {@link #ARM_KINDS}, each once, in report
+     * order (the first is every ratio's baseline).
+     */
+    public static List<String> armKinds(String text) {
         List<String> kinds = new ArrayList<>();
         for (String part : text.split(",", -1)) {
             String kind = part.strip();
@@ -227,9 +230,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
     /** {@link #arms(Path)} of lines already resolved by {@link #resolvedLines}. */
     public List<Arm> arms(Map<String, ReleaseLine> resolved) {
         List<Arm> arms = new ArrayList<>();
-        resolved.keySet().forEach(release -> armKinds.forEach(kind -> arms.add(new Arm(lines.isEmpty() ? kind : release + " " + kind,
-                release, kind.replace(ASYNC_SUFFIX, "").replace(TUNED_SUFFIX, ""), kind.contains(TUNED_SUFFIX),
-                kind.endsWith(ASYNC_SUFFIX)))));
+        resolved.keySet().forEach(release -> armKinds.forEach(kind -> arms.add(Arm.of(lines.isEmpty() ? kind : release + " " + kind,
+                release, kind))));
         return List.copyOf(arms);
     }
 

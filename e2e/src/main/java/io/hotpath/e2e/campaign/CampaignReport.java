@@ -32,7 +32,8 @@ public final class CampaignReport {
     }
 
     /** What the report compares; {@code cpu}: a figure that other processes on the machine would disturb. */
-    record Metric(String key, String label, String unit, boolean cpu, Function<RoundResult, Double> value) {
+    record Metric(String key, String label, String unit, boolean cpu, Function<RoundResult, Double> value)
+            implements CampaignVerdicts.Compared {
     }
 
     /** A chart file and the metric it draws, one bar per arm. */

@@ -40,16 +40,23 @@ public final class CampaignVerdicts {
                              String verdict) {
     }
 
+    /** What the verdicts need of a metric: its key in {@link RoundFigures#figures()} and its unit. */
+    public interface Compared {
+        String key();
+
+        String unit();
+    }
+
     /** A round that does not count, and why. */
     public record Exclusion(String scenario, int round, String arm, List<String> why) {
     }
 
     private final List<RoundFigures> rounds;
     private final List<String> arms;
-    private final List<CampaignReport.Metric> metrics;
+    private final List<Compared> metrics;
 
     /** {@code arms}: labels in report order, the first the baseline. */
-    public CampaignVerdicts(List<RoundFigures> rounds, List<String> arms, List<CampaignReport.Metric> metrics) {
+    public CampaignVerdicts(List<RoundFigures> rounds, List<String> arms, List<? extends Compared> metrics) {
         this.rounds = List.copyOf(rounds);
         this.arms = List.copyOf(arms);
         this.metrics = List.copyOf(metrics);
@@ -88,7 +95,7 @@ public final class CampaignVerdicts {
         Map<String, Map<String, Double>> holmByArm = new LinkedHashMap<>();
         for (String arm : arms.subList(1, arms.size())) {
             Map<String, Double> p = new LinkedHashMap<>();
-            for (CampaignReport.Metric metric : metrics) {
+            for (Compared metric : metrics) {
                 List<Double> a = values(scenario, baselineArm, metric.key());
                 List<Double> b = values(scenario, arm, metric.key());
                 if (a.size() >= 2 && b.size() >= 2) {
@@ -105,7 +112,7 @@ public final class CampaignVerdicts {
             holmByArm.put(arm, holm);
         }
         List<Comparison> out = new ArrayList<>();
-        for (CampaignReport.Metric metric : metrics) {
+        for (Compared metric : metrics) {
             List<Double> baseline = values(scenario, baselineArm, metric.key());
             for (String arm : arms) {
                 List<Double> values = values(scenario, arm, metric.key());
@@ -166,7 +173,7 @@ public final class CampaignVerdicts {
         return new Verdict(true, String.format(Locale.ROOT, "resolved: %+.1f %% (%s; %s)", 100 * change, pText, rounds));
     }
 
-    static String pValue(double p) {
+    public static String pValue(double p) {
         return p >= 0.1 ? String.format(Locale.ROOT, "%.2f", p) : p >= 0.001 ? String.format(Locale.ROOT, "%.4f", p)
                 : String.format(Locale.ROOT, "%.1e", p);
     }

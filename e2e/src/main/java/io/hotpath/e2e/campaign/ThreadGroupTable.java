@@ -19,7 +19,7 @@ import java.util.function.ToDoubleFunction;
  * they hold at least {@link RunMetrics#THREAD_GROUP_SHARE} of the masters' CPU in some arm (the same rows for
  * every arm), largest first; the rest add up to "other".
  */
-final class ThreadGroupTable {
+public final class ThreadGroupTable {
 
     private ThreadGroupTable() {
     }
@@ -47,9 +47,14 @@ final class ThreadGroupTable {
                 "masters, all threads (voluntary + involuntary)", false);
     }
 
-    private static String table(String intro, List<String> arms, List<List<RunMetrics>> runs,
-                                Function<RunMetrics, Map<String, Double>> perGroup, ToDoubleFunction<RunMetrics> whole,
-                                String wholeLabel, boolean exitedRow) {
+    /**
+     * One column per arm ({@code runs} in {@code arms} order), one row per group holding {@link RunMetrics#THREAD_GROUP_SHARE}
+     * of the {@code whole} in some arm, largest first, then "other", optionally {@link ThreadGroupCpu#EXITED}, the whole
+     * and the rounds; each cell the median over the arm's rounds. {@code T} is whatever a round's figures are (a campaign
+     * round's {@link RunMetrics}, an idle round's figures of one role).
+     */
+    public static <T> String table(String intro, List<String> arms, List<List<T>> runs, Function<T, Map<String, Double>> perGroup,
+                                   ToDoubleFunction<T> whole, String wholeLabel, boolean exitedRow) {
         StringBuilder out = new StringBuilder(intro);
         if (runs.stream().allMatch(List::isEmpty)) {
             return out.append("No round has the masters' thread figures (a master was restarted, or every round ran on a busy"
@@ -94,18 +99,18 @@ final class ThreadGroupTable {
     }
 
     /** A group absent from a round (no such thread alive at its end) used nothing in it. */
-    private static double share(Function<RunMetrics, Map<String, Double>> perGroup, RunMetrics run, String group) {
+    private static <T> double share(Function<T, Map<String, Double>> perGroup, T run, String group) {
         return perGroup.apply(run).getOrDefault(group, 0.0);
     }
 
-    private static double largestMedian(Function<RunMetrics, Map<String, Double>> perGroup, List<List<RunMetrics>> runs, String group) {
+    private static <T> double largestMedian(Function<T, Map<String, Double>> perGroup, List<List<T>> runs, String group) {
         return runs.stream().mapToDouble(arm -> median(arm, run -> share(perGroup, run, group))).filter(v -> !Double.isNaN(v))
                 .max().orElse(0);
     }
 
-    private static void row(StringBuilder out, String label, List<List<RunMetrics>> runs, ToDoubleFunction<RunMetrics> value) {
+    private static <T> void row(StringBuilder out, String label, List<List<T>> runs, ToDoubleFunction<T> value) {
         StringJoiner row = new StringJoiner(" | ", "| " + label + " | ", " |\n");
-        for (List<RunMetrics> arm : runs) {
+        for (List<T> arm : runs) {
             double median = median(arm, value);
             row.add(Double.isNaN(median) ? "n/a" : String.format(Locale.ROOT, "%.2f", median));
         }
@@ -113,7 +118,7 @@ final class ThreadGroupTable {
     }
 
     /** NaN for an arm without rounds. */
-    private static double median(List<RunMetrics> runs, ToDoubleFunction<RunMetrics> value) {
+    private static <T> double median(List<T> runs, ToDoubleFunction<T> value) {
         if (runs.isEmpty()) {
             return Double.NaN;
         }

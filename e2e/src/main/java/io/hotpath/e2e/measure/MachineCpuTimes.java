@@ -37,6 +37,15 @@ public record MachineCpuTimes(long nanos, int cpus, long idleMicros, long iowait
         }
     }
 
+    /** A /proc/stat-like file read as if at {@code nanos} (tests read fixtures written under target/). */
+    public static MachineCpuTimes read(Path stat, long nanos) {
+        try {
+            return parse(Files.readAllLines(stat), nanos);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + stat + ": " + e.getMessage(), e);
+        }
+    }
+
     /** {@code lines} of /proc/stat read at {@code nanos}. */
     static MachineCpuTimes parse(List<String> lines, long nanos) {
         String[] f = lines.get(0).trim().split("\\s+");

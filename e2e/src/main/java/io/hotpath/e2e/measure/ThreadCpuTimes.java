@@ -32,7 +32,12 @@ public record ThreadCpuTimes(ProcessCpuTimes process, Map<Long, Task> tasks) {
     }
 
     public static ThreadCpuTimes of(long pid) {
-        Path proc = Path.of("/proc", Long.toString(pid));
+        return of(Path.of("/proc"), pid);
+    }
+
+    /** {@link #of(long)} from a /proc-like tree at {@code procRoot} (tests read fixtures written under target/). */
+    public static ThreadCpuTimes of(Path procRoot, long pid) {
+        Path proc = procRoot.resolve(Long.toString(pid));
         ProcessCpuTimes process = ProcessCpuTimes.read(proc.resolve("stat"));
         Map<Long, Task> tasks = new TreeMap<>();
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(proc.resolve("task"))) {
