@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * had. Never by name.
  */
 public final class ManagedProcess {
+    private static final Duration FREEZE_TIMEOUT = Duration.ofSeconds(10);
 
     /** The file in a node's work directory that holds its PID (as this JVM sees it). */
     public static final String PID_FILE = "pid";
@@ -98,11 +100,15 @@ public final class ManagedProcess {
 
     /**
      * SIGSTOP ({@code frozen} true) or SIGCONT to the process and its descendants. A frozen JVM keeps its sockets open
-     * and runs nothing: its peers see a connection that stops answering, not one that closes.
+     * and runs nothing: its peers see a connection that stops answering, not one that closes. Returns once every
+     * signalled process is stopped (or running again): a signal takes effect when its target is next scheduled, which on a
+     * loaded machine can be after the caller's next send.
      */
     public synchronized void freeze(boolean frozen) {
-        List<String> command = new ArrayList<>(List.of("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid())));
-        process.descendants().forEach(child -> command.add(Long.toString(child.pid())));
+        List<Long> pids = new ArrayList<>(List.of(process.pid()));
+        process.descendants().forEach(child -> pids.add(child.pid()));
+        List<String> command = new ArrayList<>(List.of("kill", frozen ? "-STOP" : "-CONT"));
+        pids.forEach(pid -> command.add(Long.toString(pid)));
         try {
             Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -115,6 +121,39 @@ public final class ManagedProcess {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted while signalling " + this, e);
         }
+        awaitStopped(pids, frozen);
+    }
+
+    private void awaitStopped(List<Long> pids, boolean stopped) {
+        long deadline = System.nanoTime() + FREEZE_TIMEOUT.toNanos();
+        for (long pid : pids) {
+            Optional<Boolean> state;
+            while ((state = isStopped(pid)).isPresent() && state.get() != stopped) {
+                if (System.nanoTime() > deadline) {
+                    throw new ClusterException("process " + pid + " of " + this + " is still " + (stopped ? "running" : "stopped")
+                            + " " + FREEZE_TIMEOUT.toSeconds() + " s after SIG" + (stopped ? "STOP" : "CONT"));
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ClusterException("interrupted while waiting for " + this + " to " + (stopped ? "stop" : "resume"), e);
+                }
+            }
+        }
+    }
+
+    /** Whether {@code pid} is stopped by a signal (state T in /proc/PID/stat); empty when it is gone or a zombie. */
+    private static Optional<Boolean> isStopped(long pid) {
+        String stat;
+        try {
+            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        // the command name in parentheses may hold spaces and parentheses: the state follows the last ')'
+        char state = stat.charAt(stat.lastIndexOf(')') + 2);
+        return state == 'Z' || state == 'X' ? Optional.empty() : Optional.of(state == 'T');
     }
 
     /** Waits until the process has exited or {@code timeout} passed; true when it exited. */
