@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Tag;
  * and 4.9.8 store): 32767 and 32768 bytes of ASCII; 2-byte, 3-byte and 4-byte (surrogate pair) UTF-8 so that the
  * String has at most 32767 chars but more than 32767 bytes; blocks whose untrimmed (stock 4.9.0) form exceeds 32767
  * while the trimmed form fits; more than 32767 chars. Asserted: each release's put status, that the broker answers
- * the same response code in patched 4.9.0 and 4.9.8 (patched: its own {@code SendMessageProcessor#handlePutMessageResult};
- * 4.9.8: that switch restated), and that an accepted message is stored as 4.9.8 stores it.
+ * the same response code in patched 4.9.0 and 4.9.8 (each release's own
+ * {@code SendMessageProcessor#handlePutMessageResult}; 4.9.8's compiled from Central's source release,
+ * {@code Upstream498BrokerClasses}), and that an accepted message is stored as 4.9.8 stores it.
  */
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class Upstream498PropertiesLimitTest {

@@ -42,9 +42,9 @@ import org.junit.jupiter.api.Tag;
  * {@link StoreSiteProbe} (which says what runs for real and what is restated), each in its own temp store under
  * target/, and every CommitLog record is compared byte for byte. The 4.9.8 reference: on the 4.9.8 line the STOCK 4.9.8
  * distribution (upstream's source release built by upstream's build; its store and its broker sites real); on the 4.9.0
- * line rocketmq-store 4.9.8 and its runtime dependencies from Maven Central ({@link Upstream498StoreLoader}) with the
- * broker sites restated ({@code Broker498Sites}: rocketmq-broker 4.9.8 is on no Maven repository, and a 4.9.0-line build
- * builds no 4.9.8 tree), a restatement the 4.9.8 line checks against the real classes.
+ * line rocketmq-store 4.9.8 and its runtime dependencies from Maven Central ({@link Upstream498StoreLoader}) with
+ * upstream's rocketmq-broker 4.9.8 classes compiled from Central's source release ({@link Upstream498BrokerClasses}:
+ * rocketmq-broker 4.9.8 is on no Maven repository, and a 4.9.0-line build builds no 4.9.8 tree), their sites real too.
  *
  * <p>Expected: the patched record equals the 4.9.8 record with each {@code WAIT\1..} segment and one adjacent
  * separator removed from the properties block, TOTALSIZE and PROPLEN smaller by exactly the removed bytes; masked:
@@ -60,6 +60,11 @@ import org.junit.jupiter.api.Tag;
  * the segments written: same segments, other order. Both are 4.9.x HashMap order (upstream has no defined order);
  * readers parse the block into a map.
  *
+ * <p>One release difference, on the 4.9.0 line only, {@link #RELEASE_ONLY}: 4.9.8's
+ * {@code SendMessageProcessor#asyncConsumerSendMsgBack} sets delay level 0 on a message it sends to the DLQ (a
+ * {@code DELAY\10} segment), 4.9.0's does not; both run for real here, so the 4.9.0 line expects 4.9.8's DLQ record
+ * without WAIT and without that segment, which 4.9.8's record must hold.
+ *
  * <p>Paths: normal, delayed (CommitLog delay branch), schedule re-put, batch, consumer send-back, transaction half and
  * commit, the transaction check service's re-puts (renew, immunity, discard to TRANS_CHECK_MAX_TIME_TOPIC), the admin
  * resume, the op record, the offset-moved event. Two sites stamp the born timestamp with the clock (op, offset-moved):
@@ -69,8 +74,7 @@ import org.junit.jupiter.api.Tag;
  * <p>The controls, that the equality is the patch's doing: on the 4.9.0 line,
  * {@link #stock490DiffersFrom498WithoutWaitOnEveryPath} runs the same probe on the unpatched 4.9.0 store and broker
  * (every record differs); on the 4.9.8 line, {@link #stock498DistributionStoresWhatCentral498Stores}: every record of
- * the STOCK 4.9.8 distribution (its broker sites real) equals Central's 4.9.8 store's (whose broker sites
- * {@link io.hotpath.dist.store.probe.StoreSiteProbe} restates), WAIT included. On the 4.9.8 line, the records of the
+ * the STOCK 4.9.8 distribution equals Central's 4.9.8 store's with the broker compiled here, WAIT included. On the 4.9.8 line, the records of the
  * paths where 4.9.8 already trims (normal send, offset-moved) are equal byte for byte.
  *
  * <p>The test classpath's MessageDecoder is the line's stock one (the root pom: the line's rocketmq-common), so
@@ -120,18 +124,24 @@ class Upstream498StoreComparisonTest {
      */
     static final Map<String, String> ORDER_ONLY = Map.of("reput/hotpath_cmp/" + uniq("04"), "send/4", "commit", "half");
 
+    /**
+     * Per path, a segment 4.9.8's site writes and 4.9.0's does not (see the class comment): on the 4.9.0 line the
+     * expected record is 4.9.8's without WAIT and without it.
+     */
+    static final Map<String, String> RELEASE_ONLY = Map.of("sendback-dlq", MessageConst.PROPERTY_DELAY_TIME_LEVEL + "\1" + "0");
+
     private static Release patchedRelease;
     private static Map<String, StoredRecord> patched;
     /**
      * The 4.9.8 records every assertion compares with: on the 4.9.8 line the STOCK 4.9.8 distribution's (store and broker
-     * sites real), on the 4.9.0 line Central's 4.9.8 store's with the broker sites restated (see {@link #central}).
+     * sites real), on the 4.9.0 line Central's 4.9.8 store's with the broker classes compiled here (see {@link #central}).
      */
     private static Map<String, StoredRecord> upstream;
     /**
-     * Central's rocketmq-store 4.9.8 with {@code Broker498Sites}, the broker sites restated by hand (rocketmq-broker 4.9.8
-     * is on no Maven repository, only in the stock 4.9.8 tree, which a 4.9.0-line build does not build): the 4.9.0 line's
-     * reference, and on the 4.9.8 line what {@link #stock498DistributionStoresWhatCentral498Stores} checks against the
-     * real classes.
+     * Central's rocketmq-store 4.9.8 with upstream's broker 4.9.8 classes compiled from Central's source release
+     * (rocketmq-broker 4.9.8 is on no Maven repository, only in the stock 4.9.8 tree, which a 4.9.0-line build does not
+     * build): the 4.9.0 line's reference, and on the 4.9.8 line what
+     * {@link #stock498DistributionStoresWhatCentral498Stores} checks against upstream's own build of those classes.
      */
     private static Map<String, StoredRecord> central;
     private static long startedAt;
@@ -221,6 +231,9 @@ class Upstream498StoreComparisonTest {
             byte[] expected = withoutWait(theirs);
             int removed = theirs.length - expected.length;
             assertThat(removed > 0).as("%s: 4.9.8 stores WAIT: %s", label, escaped(properties(theirs))).isEqualTo(WAIT_IN_498.contains(label));
+            if (patchedRelease == Release.PATCHED_490 && RELEASE_ONLY.containsKey(label)) {
+                expected = withoutSegment(expected, RELEASE_ONLY.get(label));
+            }
             assertThat(properties(ours)).as("%s: ours has no WAIT", label).doesNotContain("WAIT\1");
 
             maskWhatDiffersByStore(label, ours, patched);
@@ -334,9 +347,9 @@ class Upstream498StoreComparisonTest {
     }
 
     /**
-     * The 4.9.8 line: the STOCK 4.9.8 distribution (real broker sites, the reference above) stores exactly what Central's
-     * 4.9.8 store stores with the restated sites ({@code Broker498Sites}, the 4.9.0 line's reference), WAIT included: the
-     * check of that restatement against the real classes; and every record of a path where 4.9.8 writes WAIT differs
+     * The 4.9.8 line: the STOCK 4.9.8 distribution (the reference above) stores exactly what Central's 4.9.8 store
+     * stores with the broker classes compiled here (the 4.9.0 line's reference), WAIT included: the check that the
+     * compiled classes are upstream's build's; and every record of a path where 4.9.8 writes WAIT differs
      * from the patched one.
      */
     @Test
@@ -347,11 +360,11 @@ class Upstream498StoreComparisonTest {
         assertThat(stock.keySet()).containsExactlyInAnyOrderElementsOf(central.keySet());
         for (String label : central.keySet()) {
             byte[] theirs = record(stock, label);
-            byte[] restated = record(central, label);
+            byte[] compiled = record(central, label);
             maskWhatDiffersByStore(label, theirs, stock);
-            maskWhatDiffersByStore(label, restated, central);
+            maskWhatDiffersByStore(label, compiled, central);
             assertThat(HexFormat.of().formatHex(masked(theirs))).as("%s: stock 4.9.8 distribution vs Central's 4.9.8 store", label)
-                .isEqualTo(HexFormat.of().formatHex(masked(restated)));
+                .isEqualTo(HexFormat.of().formatHex(masked(compiled)));
             byte[] ours = record(patched, label);
             maskWhatDiffersByStore(label, ours, patched);
             // where 4.9.8 writes WAIT the patch changes the record; elsewhere it stores the same bytes
@@ -372,6 +385,10 @@ class Upstream498StoreComparisonTest {
             MessageExt decoded = MessageDecoder.decode(ByteBuffer.wrap(ours), true, false);
             Map<String, String> theirs = new LinkedHashMap<>(upstream.get(label).properties());
             theirs.remove(MessageConst.PROPERTY_WAIT_STORE_MSG_OK);
+            if (patchedRelease == Release.PATCHED_490 && RELEASE_ONLY.containsKey(label)) {
+                String[] segment = RELEASE_ONLY.get(label).split("\1");
+                assertThat(theirs.remove(segment[0])).as("%s: 4.9.8's only", label).isEqualTo(segment[1]);
+            }
             if (theirs.containsKey(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)) {
                 // store host + offset of the sent-back record in each store
                 assertThat(theirs.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)).isEqualTo(offsetMsgId(record(upstream, "send/0")));
@@ -439,6 +456,25 @@ class Upstream498StoreComparisonTest {
         int propertiesAt = propertiesOffset(record);
         byte[] block = java.util.Arrays.copyOfRange(record, propertiesAt + 2, record.length);
         byte[] newBlock = WaitSegments.removed(block);
+        ByteBuffer out = ByteBuffer.allocate(propertiesAt + 2 + newBlock.length);
+        out.put(record, 0, propertiesAt);
+        out.putShort((short) newBlock.length);
+        out.put(newBlock);
+        out.putInt(0, out.capacity()); // TOTALSIZE
+        return out.array();
+    }
+
+    /**
+     * The record with the one properties segment {@code segment} removed together with one adjacent separator (the
+     * following one, or the preceding one for a last segment), TOTALSIZE and PROPLEN adjusted; fails if the block does
+     * not hold it exactly once.
+     */
+    static byte[] withoutSegment(byte[] record, String segment) {
+        int propertiesAt = propertiesOffset(record);
+        List<String> segments = new ArrayList<>(List.of(properties(record).split("\2", -1)));
+        assertThat(segments).as("4.9.8's block holds %s once", escaped(segment)).containsOnlyOnce(segment);
+        segments.remove(segment);
+        byte[] newBlock = String.join("\2", segments).getBytes(StandardCharsets.UTF_8);
         ByteBuffer out = ByteBuffer.allocate(propertiesAt + 2 + newBlock.length);
         out.put(record, 0, propertiesAt);
         out.putShort((short) newBlock.length);

@@ -15,8 +15,9 @@ import io.hotpath.dist.store.shared.Release;
 /**
  * Upstream rocketmq-store 4.9.8 with its own runtime dependencies (rocketmq-common/remoting/logging 4.9.8,
  * dledger, netty-all, fastjson, jna, ... exactly as Maven resolved them for {@code upstream-rocketmq-498-store};
- * the list is {@code target/upstream-498-store.classpath}), plus the store probes from broker-dist's test classes,
- * in a class loader of its own.
+ * the list is {@code target/upstream-498-store.classpath}, which also holds rocketmq-broker 4.9.8's other Central
+ * dependencies), upstream's rocketmq-broker 4.9.8 classes compiled from Central's source release
+ * ({@link Upstream498BrokerClasses}), plus the store probes from broker-dist's test classes, in a class loader of its own.
  *
  * <p>Child-first, and its parent is the platform class loader: no class of the test classpath (where the stock
  * 4.9.0 jars live) is visible, so an {@code org.apache.rocketmq} class missing from the 4.9.8 jars is a
@@ -35,7 +36,7 @@ final class Upstream498StoreLoader extends URLClassLoader {
     final List<Path> jars;
 
     private Upstream498StoreLoader(List<Path> jars) {
-        super(NAME, urls(jars), ClassLoader.getPlatformClassLoader());
+        super(NAME, urls(jars, Upstream498BrokerClasses.dir(jars)), ClassLoader.getPlatformClassLoader());
         this.jars = jars;
         // no slf4j on this classpath: RocketMQ's own inner logger, as in PatchedBrokerLoader, chosen before any logger exists
         PatchedBrokerLoader.selectInnerLogger(load("org.apache.rocketmq.logging.InternalLoggerFactory"),
@@ -112,12 +113,13 @@ final class Upstream498StoreLoader extends URLClassLoader {
         return jars;
     }
 
-    private static URL[] urls(List<Path> jars) {
+    private static URL[] urls(List<Path> jars, Path brokerClasses) {
         List<URL> urls = new ArrayList<>();
         try {
             for (Path jar : jars) {
                 urls.add(jar.toUri().toURL());
             }
+            urls.add(brokerClasses.toUri().toURL());
             // broker-dist's test classes directory, for the probes (compiled against 4.9.0, linked here to 4.9.8)
             urls.add(Upstream498StoreLoader.class.getProtectionDomain().getCodeSource().getLocation());
         } catch (MalformedURLException e) {

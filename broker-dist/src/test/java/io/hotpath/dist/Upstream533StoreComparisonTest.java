@@ -53,8 +53,8 @@ import org.junit.jupiter.api.Test;
  * QUEUEOFFSET, PHYSICALOFFSET, the commit's PREPARED_TX_OFFSET (the half's physical offset, checked first) and the born
  * timestamp of the two sites that read the clock (op, pop check point; checked to be this run's).
  *
- * <p>The 5.5.1 line runs the same test on its own stores (the probes compile against its stock lib/): the paths that run
- * broker site code restated from 5.3.3 put what 5.3.3's sites put, and 5.5.1's batch has no batch block (each message
+ * <p>The 5.5.1 line runs the same test on its own stores (the probes compile against its stock lib/; the real sites
+ * are 5.5.1's): the paths whose callers are restated from 5.3.3 put what 5.3.3's callers put, and 5.5.1's batch has no batch block (each message
  * keeps its client's block), so the expectation is the same rule.
  *
  * <p>Also: stock 5.3.3's {@code MessageDecoder} (stock loader) reads every patched record as the stock record's

@@ -19,12 +19,10 @@ import net.jqwik.api.Tuple;
  * The stored block of one message of a batch ({@link PersistedProperties#putBatchMessage}) against
  * what upstream 4.9.8 stores for it with every {@code WAIT\1..} segment removed.
  *
- * <p>The 4.9.8 side: the outer block is the real 4.9.8 jar's {@code messageProperties2String} of the
- * batch map (WAIT included, as 4.9.8 stores it); the record block is laid out by 4.9.8's
- * {@code CommitLog.MessageExtBatchEncoder#encode} rule, restated here because rocketmq-store 4.9.8 is
- * not on the test classpath: inner bytes, then {@code \2} if the inner block is non-empty, the outer
- * block is non-empty and the inner block does not end with {@code \2} (its {@code needAppendLastPropertySeparator}),
- * then the outer bytes. From that, every {@code \2}-separated segment starting with {@code WAIT\1} is
+ * <p>The 4.9.8 side: the real 4.9.8 batch encoder ({@link Upstream498BatchEncoder}: rocketmq-store 4.9.8's
+ * {@code CommitLog.MessageExtEncoder#encode(MessageExtBatch, ..)}, shaded) stores a batch of one message with this
+ * client block and this batch map (WAIT included, as 4.9.8 stores it); from its block every {@code \2}-separated
+ * segment starting with {@code WAIT\1} is
  * removed with one separator, and a trailing {@code \2} is dropped. The batch map always encodes to
  * something (the broker always puts CLUSTER with a value). Inner blocks: what a 4.9.0 client encodes (real 4.9.0 jar, trailing separator), what a
  * 4.9.8 client encodes (real 4.9.8 jar, none), and raw junk over {@code WAIT \1 \2} and multi-byte
@@ -82,17 +80,7 @@ class BatchMessageDifferentialTest {
     }
 
     private static byte[] upstream498WithoutWait(byte[] inner, Map<String, String> outer) {
-        byte[] outerBytes = io.hotpath.upstream.v498.org.apache.rocketmq.common.message.MessageDecoder
-            .messageProperties2String(outer).getBytes(StandardCharsets.UTF_8);
-        boolean separator = inner.length > 0 && outerBytes.length > 0 && inner[inner.length - 1] != SEP;
-        // what 4.9.8 stores: inner bytes, the 4.9.3 separator, the batch's bytes
-        byte[] stored = new byte[inner.length + (separator ? 1 : 0) + outerBytes.length];
-        System.arraycopy(inner, 0, stored, 0, inner.length);
-        if (separator) {
-            stored[inner.length] = SEP;
-        }
-        System.arraycopy(outerBytes, 0, stored, stored.length - outerBytes.length, outerBytes.length);
-        return StoredBlocks.withoutWait(stored);
+        return StoredBlocks.withoutWait(Upstream498BatchEncoder.storedBlock(inner, outer));
     }
 
     private static String text(byte[] bytes) {

@@ -36,8 +36,8 @@ import net.jqwik.api.Tuple;
  * The 5.3.3 line's store patch (0003) against the real 5.3.3 codec (rocketmq-common 5.3.3, shaded as
  * {@code io.hotpath.upstream.v533}). 5.3.3 stores the String a path set, as its UTF-8 bytes, and on the batch path the
  * client's block, a {@code \2} when it does not end with one and the batch block is non-empty, then the batch map's
- * String (its {@code MessageExtEncoder#encode(MessageExtBatch, ..)} rule, restated here: rocketmq-store 5.3.3 is not on
- * this classpath); 5.2.0+ Strings end with {@code \2}. The patch stores {@link PersistedProperties#clientProperties2Bytes}
+ * String: the real {@code MessageExtEncoder#encode(MessageExtBatch, ..)} of rocketmq-store 5.3.3 (shaded,
+ * {@link Upstream533BatchEncoder}) makes it; 5.2.0+ Strings end with {@code \2}. The patch stores {@link PersistedProperties#clientProperties2Bytes}
  * of that String and {@link PersistedProperties#putBatchMessage} per batch message. Checked here, for maps and client
  * blocks of 5.3.3, 4.9.8 and 4.9.0 encoders:
  * <ul>
@@ -91,8 +91,7 @@ class Upstream533StoredBlockDifferentialTest {
     @Property
     void aBatchMessageIs533sRecordWithoutWait(@ForAll("clientBlocks") String client, @ForAll("batchMaps") Map<String, String> batch) {
         byte[] inner = client.getBytes(StandardCharsets.UTF_8);
-        byte[] outer533 = MessageDecoder.messageProperties2String(batch).getBytes(StandardCharsets.UTF_8);
-        byte[] stock = upstream533BatchRecord(inner, outer533);
+        byte[] stock = Upstream533BatchEncoder.storedBlock(inner, batch);
         byte[] outer = PersistedProperties.messageProperties2Bytes(batch);
         ByteBuffer target = ByteBuffer.allocate(inner.length + outer.length + 1);
         int written = PersistedProperties.putBatchMessage(inner, 0, inner.length, outer, target);
@@ -112,18 +111,6 @@ class Upstream533StoredBlockDifferentialTest {
         assertThat(new String(PersistedProperties.clientProperties2Bytes(stored), StandardCharsets.UTF_8)).isEqualTo(
             "MSG_REGION\1DefaultRegion\2UNIQ_KEY\1AC1100010001\2CLUSTER\1DefaultCluster\2TAGS\1TagA\2KEYS\1KEY-1\2TRACE_ON\1true");
         assertThat(stored.length() - PersistedProperties.clientProperties2Bytes(stored).length).isEqualTo(11);
-    }
-
-    /** 5.3.3's batch record block: inner, {@code \2} if needed (inner non-empty, not ending in one, outer non-empty), outer. */
-    private static byte[] upstream533BatchRecord(byte[] inner, byte[] outer) {
-        boolean separator = inner.length > 0 && outer.length > 0 && inner[inner.length - 1] != 2;
-        byte[] record = new byte[inner.length + (separator ? 1 : 0) + outer.length];
-        System.arraycopy(inner, 0, record, 0, inner.length);
-        if (separator) {
-            record[inner.length] = 2;
-        }
-        System.arraycopy(outer, 0, record, record.length - outer.length, outer.length);
-        return record;
     }
 
     private static String text(byte[] bytes) {

@@ -1,6 +1,5 @@
 package io.hotpath.dist.store.probe;
 
-import io.hotpath.dist.store.shared.Release;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.protocol.topic.OffsetMovedEvent;
 import org.apache.rocketmq.store.DefaultMessageStore;
@@ -8,21 +7,13 @@ import org.apache.rocketmq.store.MessageExtBrokerInner;
 import org.apache.rocketmq.store.PutMessageResult;
 
 /**
- * The broker-side sites that run for real where a broker is loaded ({@link LoadedBrokerSites}: a built distribution's
- * lib/, or the stock 4.9.0 jar) and are restated for Central's 4.9.8 store ({@link Broker498Sites}: rocketmq-broker 4.9.8
- * is not on Maven Central). Sites whose name says they put do the put
- * themselves, as the broker's own method does.
+ * The broker-side sites, run for real in every release's loader ({@link LoadedBrokerSites}: a built distribution's
+ * lib/, the stock 4.9.0 jar, or upstream's 4.9.8 broker classes compiled from Central's source release). Sites whose
+ * name says they put do the put themselves, as the broker's own method does.
  */
 interface BrokerSites {
 
-    /**
-     * Only this method names {@link LoadedBrokerSites}: the verifier never needs to load a class that is only assigned to
-     * an interface, so under Central's 4.9.8 store loader (which has no broker classes) it is never loaded.
-     */
-    static BrokerSites of(Release release, DefaultMessageStore store) throws Exception {
-        if (release == Release.UPSTREAM_498) {
-            return new Broker498Sites(store);
-        }
+    static BrokerSites of(DefaultMessageStore store) throws Exception {
         return new LoadedBrokerSites(store);
     }
 
@@ -46,6 +37,12 @@ interface BrokerSites {
 
     /** {@code TransactionalMessageBridge#putOpMessage(half, "d")}: the op record, and put. */
     void putOpMessage(MessageExt half);
+
+    /**
+     * {@code SendMessageProcessor#asyncConsumerSendMsgBack} of the record at {@code offset}, as the consumer sends it
+     * ({@code delayLevel} 0 = retry at level 3 + reconsumeTimes, -1 = DLQ): builds the record, and puts it.
+     */
+    void consumerSendMsgBack(long offset, int delayLevel) throws Exception;
 
     /** {@code PullMessageProcessor#generateOffsetMovedEvent}: builds the record, and puts it. */
     void generateOffsetMovedEvent(OffsetMovedEvent event) throws Exception;

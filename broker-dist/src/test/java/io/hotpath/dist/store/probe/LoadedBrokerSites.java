@@ -3,6 +3,7 @@ package io.hotpath.dist.store.probe;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.HashMap;
+import java.util.concurrent.CompletableFuture;
 import io.netty.channel.ChannelHandlerContext;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.broker.mqtrace.SendMessageContext;
@@ -10,17 +11,21 @@ import org.apache.rocketmq.broker.processor.AdminBrokerProcessor;
 import org.apache.rocketmq.broker.processor.EndTransactionProcessor;
 import org.apache.rocketmq.broker.processor.PullMessageProcessor;
 import org.apache.rocketmq.broker.processor.SendMessageProcessor;
+import org.apache.rocketmq.broker.subscription.SubscriptionGroupManager;
 import org.apache.rocketmq.broker.topic.TopicConfigManager;
 import org.apache.rocketmq.broker.transaction.queue.DefaultTransactionalMessageCheckListener;
 import org.apache.rocketmq.broker.transaction.queue.TransactionalMessageBridge;
 import org.apache.rocketmq.common.BrokerConfig;
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.protocol.RequestCode;
+import org.apache.rocketmq.common.protocol.header.ConsumerSendMsgBackRequestHeader;
 import org.apache.rocketmq.common.protocol.header.ResumeCheckHalfMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
 import org.apache.rocketmq.common.protocol.topic.OffsetMovedEvent;
+import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.common.topic.TopicValidator;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
@@ -30,15 +35,16 @@ import org.apache.rocketmq.store.PutMessageResult;
 
 /**
  * A 4.9.x broker's own sites, from whichever rocketmq-broker this class loader holds: a built distribution's one under
- * {@code PatchedBrokerLoader}, the stock jar for {@code Release.STOCK_490}. Never loaded under Central's 4.9.8 store (its loader has no
- * broker classes; see {@link BrokerSites#of}).
+ * {@code PatchedBrokerLoader}, the stock jar for {@code Release.STOCK_490}, upstream's 4.9.8 classes compiled from
+ * Central's source release under {@code Upstream498StoreLoader} ({@code Release.UPSTREAM_498}).
  *
  * <p>No live broker: the {@code BrokerController} is allocated without its constructor (which would build the
  * remoting client, the managers and their executors) and only the fields these sites read are set: broker IP
- * and name, listen port, store config, the running store, its stats manager, and a {@code TopicConfigManager}
- * that already holds TRANS_CHECK_MAX_TIME_TOPIC (1 queue, as a broker has it after its first discard; creating
- * it would write topics.json and register with a name server). Public site methods are called as their callers
- * call them; private ones by reflection.
+ * and name, listen port, store config, the running store, its stats manager, a {@code TopicConfigManager}
+ * that already holds TRANS_CHECK_MAX_TIME_TOPIC and the probe group's retry and DLQ topics (1 queue each, as a broker
+ * has them after its first discard and send-backs; creating one would write topics.json and register with a name
+ * server), and a {@code SubscriptionGroupManager} that holds the probe group (its defaults: 1 retry queue, 16 retries).
+ * Public site methods are called as their callers call them; private ones by reflection.
  */
 final class LoadedBrokerSites implements BrokerSites {
     private final DefaultMessageStore store;
@@ -62,7 +68,15 @@ final class LoadedBrokerSites implements BrokerSites {
         TopicConfig checkMaxTime = new TopicConfig(TopicValidator.RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC, 1, 1,
             PermName.PERM_READ | PermName.PERM_WRITE);
         topics.getTopicConfigTable().put(checkMaxTime.getTopicName(), checkMaxTime);
+        for (String topic : new String[] {MixAll.getRetryTopic(StoreSiteProbe.GROUP), MixAll.getDLQTopic(StoreSiteProbe.GROUP)}) {
+            topics.getTopicConfigTable().put(topic, new TopicConfig(topic, 1, 1, PermName.PERM_READ | PermName.PERM_WRITE));
+        }
         set(controller, "topicConfigManager", topics);
+        SubscriptionGroupManager groups = new SubscriptionGroupManager(controller);
+        SubscriptionGroupConfig group = new SubscriptionGroupConfig();
+        group.setGroupName(StoreSiteProbe.GROUP);
+        groups.getSubscriptionGroupTable().put(group.getGroupName(), group);
+        set(controller, "subscriptionGroupManager", groups);
         bridge = new TransactionalMessageBridge(controller, store);
     }
 
@@ -116,6 +130,27 @@ final class LoadedBrokerSites implements BrokerSites {
     @Override
     public void putOpMessage(MessageExt half) {
         bridge.putOpMessage(half, "d"); // TransactionalMessageUtil.REMOVETAG
+    }
+
+    /**
+     * Private ({@code ctx} unused without hooks): the request a 4.9.x consumer sends for the record at {@code offset}
+     * (its header in extFields, max reconsume times 16 as the consumer's default), the processor's record and put.
+     */
+    @Override
+    public void consumerSendMsgBack(long offset, int delayLevel) throws Exception {
+        ConsumerSendMsgBackRequestHeader header = new ConsumerSendMsgBackRequestHeader();
+        header.setOffset(offset);
+        header.setGroup(StoreSiteProbe.GROUP);
+        header.setDelayLevel(delayLevel);
+        header.setMaxReconsumeTimes(16);
+        RemotingCommand request = RemotingCommand.createRequestCommand(RequestCode.CONSUMER_SEND_MSG_BACK, header);
+        request.makeCustomHeaderToNet();
+        CompletableFuture<?> answer = (CompletableFuture<?>) invokeDeclared(new SendMessageProcessor(controller),
+            "asyncConsumerSendMsgBack", new Class<?>[] {ChannelHandlerContext.class, RemotingCommand.class}, null, request);
+        RemotingCommand response = (RemotingCommand) answer.get();
+        if (response.getCode() != 0) {
+            throw new IllegalStateException("asyncConsumerSendMsgBack: " + response.getCode() + " " + response.getRemark());
+        }
     }
 
     /** Private: builds the record and puts it itself. */

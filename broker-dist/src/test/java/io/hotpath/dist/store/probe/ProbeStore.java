@@ -88,17 +88,17 @@ final class ProbeStore implements AutoCloseable {
     }
 
     /**
-     * The CommitLog offset of the entry at {@code queueOffset} of {@code topic} queue 0, once dispatch has made it: for
-     * a put that a site made itself, out of the probe's sight.
+     * The CommitLog offset of the entry at {@code queueOffset} of {@code topic} queue {@code queueId}, once dispatch has
+     * made it: for a put that a site made itself, out of the probe's sight.
      */
-    long awaitQueueEntry(String label, String topic, long queueOffset) throws InterruptedException {
-        for (int i = 0; i < 1000 && store.getMaxOffsetInQueue(topic, 0) <= queueOffset; i++) {
+    long awaitQueueEntry(String label, String topic, int queueId, long queueOffset) throws InterruptedException {
+        for (int i = 0; i < 1000 && store.getMaxOffsetInQueue(topic, queueId) <= queueOffset; i++) {
             Thread.sleep(10);
         }
-        if (store.getMaxOffsetInQueue(topic, 0) <= queueOffset) {
-            throw new IllegalStateException(label + ": nothing at " + topic + " queue 0 offset " + queueOffset);
+        if (store.getMaxOffsetInQueue(topic, queueId) <= queueOffset) {
+            throw new IllegalStateException(label + ": nothing at " + topic + " queue " + queueId + " offset " + queueOffset);
         }
-        return store.getCommitLogOffsetInQueue(topic, 0, queueOffset);
+        return store.getCommitLogOffsetInQueue(topic, queueId, queueOffset);
     }
 
     /** Until the dispatch (ReputMessageService) has read every record. */

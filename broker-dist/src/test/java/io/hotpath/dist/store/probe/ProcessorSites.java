@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import io.hotpath.dist.store.shared.Release;
-import org.apache.rocketmq.common.MixAll;
-import org.apache.rocketmq.common.UtilAll;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageDecoder;
@@ -17,9 +15,9 @@ import org.apache.rocketmq.store.MessageExtBrokerInner;
 
 /**
  * The processors' sites up to the put, restated for every release because the real ones need a live
- * {@code BrokerController}: {@code SendMessageProcessor#asyncSendMessage} (normal send), {@code #asyncSendBatchMessage},
- * {@code #asyncConsumerSendMsgBack}, and {@code EndTransactionProcessor#processRequest}'s calls around
- * {@code endMessageTransaction}. Where the releases differ, each gets its own line (see {@link #normalSend}).
+ * {@code BrokerController} and channel: {@code SendMessageProcessor#asyncSendMessage} (normal send),
+ * {@code #asyncSendBatchMessage}, and {@code EndTransactionProcessor#processRequest}'s calls around
+ * {@code endMessageTransaction} (consumer send-back runs for real: {@link BrokerSites#consumerSendMsgBack}). Where the releases differ, each gets its own line (see {@link #normalSend}).
  */
 final class ProcessorSites {
     private final Release release;
@@ -77,45 +75,6 @@ final class ProcessorSites {
         batch.setReconsumeTimes(0);
         MessageAccessor.putProperty(batch, MessageConst.PROPERTY_CLUSTER, "DefaultCluster");
         return batch;
-    }
-
-    /**
-     * {@code SendMessageProcessor#asyncConsumerSendMsgBack} from the message {@code lookMessageByOffset} returned, up to
-     * the put ({@code delayLevel} as the consumer sends it: 0 = retry at level 3 + reconsumeTimes, -1 = DLQ).
-     */
-    MessageExtBrokerInner sendBack(MessageExt msgExt, int delayLevel) throws Exception {
-        String newTopic = MixAll.getRetryTopic(StoreSiteProbe.GROUP);
-        int queueIdInt = 0; // random % retryQueueNums (1)
-        if (null == msgExt.getProperty(MessageConst.PROPERTY_RETRY_TOPIC)) {
-            MessageAccessor.putProperty(msgExt, MessageConst.PROPERTY_RETRY_TOPIC, msgExt.getTopic());
-        }
-        msgExt.setWaitStoreMsgOK(false);
-        if (msgExt.getReconsumeTimes() >= 16 || delayLevel < 0) {
-            newTopic = MixAll.getDLQTopic(StoreSiteProbe.GROUP);
-            queueIdInt = 0; // random % DLQ_NUMS_PER_GROUP (1)
-        } else {
-            if (0 == delayLevel) {
-                delayLevel = 3 + msgExt.getReconsumeTimes();
-            }
-            msgExt.setDelayTimeLevel(delayLevel);
-        }
-        MessageExtBrokerInner msgInner = new MessageExtBrokerInner();
-        msgInner.setTopic(newTopic);
-        msgInner.setBody(msgExt.getBody());
-        msgInner.setFlag(msgExt.getFlag());
-        MessageAccessor.setProperties(msgInner, msgExt.getProperties());
-        // (both releases also make a String here that the line below overwrites; the patched broker no longer does)
-        msgInner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(null, msgExt.getTags()));
-        msgInner.setQueueId(queueIdInt);
-        msgInner.setSysFlag(msgExt.getSysFlag());
-        msgInner.setBornTimestamp(msgExt.getBornTimestamp());
-        msgInner.setBornHost(msgExt.getBornHost());
-        msgInner.setStoreHost(msgExt.getStoreHost());
-        msgInner.setReconsumeTimes(msgExt.getReconsumeTimes() + 1);
-        String originMsgId = MessageAccessor.getOriginMessageId(msgExt);
-        MessageAccessor.setOriginMessageId(msgInner, UtilAll.isBlank(originMsgId) ? msgExt.getMsgId() : originMsgId);
-        persist(msgInner, msgExt.getProperties());
-        return msgInner;
     }
 
     /** {@code EndTransactionProcessor#processRequest} around {@code endMessageTransaction} (4.9.0 == 4.9.8). */

@@ -11,8 +11,7 @@ import org.apache.rocketmq.store.PutMessageResult;
 /**
  * The 32767-byte limit: each client properties String through this release's normal send (restated,
  * {@link ProcessorSites#normalSend}) and the store's own {@code asyncPutMessage}, then the response code the broker
- * answers with: patched and stock 4.9.0 run their own {@code SendMessageProcessor#handlePutMessageResult}, 4.9.8's
- * switch is restated ({@link Broker498Sites#responseCode}).
+ * answers with: each release's own {@code SendMessageProcessor#handlePutMessageResult} ({@link BrokerSites#responseCode}).
  */
 public final class PropertiesLimitProbe implements StoreLimit {
 
@@ -21,7 +20,7 @@ public final class PropertiesLimitProbe implements StoreLimit {
         ProcessorSites processor = new ProcessorSites(release);
         List<LimitPut> out = new ArrayList<>();
         try (ProbeStore probeStore = ProbeStore.start(root)) {
-            BrokerSites broker = BrokerSites.of(release, probeStore.store);
+            BrokerSites broker = BrokerSites.of(probeStore.store);
             for (int i = 0; i < clientProperties.size(); i++) {
                 MessageExtBrokerInner msg = processor.normalSend(StoreSiteProbe.TOPIC, clientProperties.get(i), 0, "limit body " + i);
                 PutMessageResult result = probeStore.store.asyncPutMessage(msg).get();

@@ -25,17 +25,18 @@ import org.apache.rocketmq.store.PutMessageResult;
  * <p>What runs for real, and what is restated (the same calls, in the same order, on that release's own
  * {@code MessageExtBrokerInner}):
  * <ul>
- *   <li>store code, both releases, real: {@code DefaultMessageStore#asyncPutMessage} / {@code #putMessage} /
+ *   <li>store code, every release, real: {@code DefaultMessageStore#asyncPutMessage} / {@code #putMessage} /
  *       {@code #asyncPutMessages}, the CommitLog delay branch, the batch encoder, {@code ScheduleMessageService}'s
  *       re-put of due messages (started by {@code handleScheduleMessageService}), {@code lookMessageByOffset};</li>
- *   <li>the broker's transaction sites ({@code TransactionalMessageBridge#parseHalfMessageInner},
- *       {@code EndTransactionProcessor#endMessageTransaction}), the transaction check service's sites, the resume
- *       command, the op record and the offset-moved event: real in a broker distribution's lib/ (patched 4.9.0, patched and stock 4.9.8:
- *       {@link LoadedBrokerSites}), restated for Central's 4.9.8 store (no broker jar there) from tag {@code rocketmq-all-4.9.8} ({@link Broker498Sites}; same bodies as 4.9.0). The callers'
- *       lines around them ({@code TransactionalMessageServiceImpl#needDiscard}'s TRANSACTION_CHECK_TIMES, the put of a
- *       renewed half) are restated here for both;</li>
- *   <li>restated for every release (they need a live {@code BrokerController}, {@link ProcessorSites}): the normal
- *       send, the batch send, consumer send-back and {@code EndTransactionProcessor#processRequest}'s calls around
+ *   <li>the broker's sites, real in every release's loader ({@link LoadedBrokerSites}: a distribution's lib/, the stock
+ *       4.9.0 jar, upstream's 4.9.8 broker compiled from Central's source release): consumer send-back
+ *       ({@code SendMessageProcessor#asyncConsumerSendMsgBack}, which puts), the transaction sites
+ *       ({@code TransactionalMessageBridge#parseHalfMessageInner}, {@code EndTransactionProcessor#endMessageTransaction}),
+ *       the transaction check service's sites, the resume command, the op record and the offset-moved event. The
+ *       callers' lines around them ({@code TransactionalMessageServiceImpl#needDiscard}'s TRANSACTION_CHECK_TIMES, the
+ *       put of a renewed half) are restated here;</li>
+ *   <li>restated for every release (they need a live {@code BrokerController} and channel, {@link ProcessorSites}): the
+ *       normal send, the batch send and {@code EndTransactionProcessor#processRequest}'s calls around
  *       {@code endMessageTransaction}.</li>
  * </ul>
  */
@@ -58,7 +59,7 @@ public final class StoreSiteProbe implements StorePaths {
         try (ProbeStore probeStore = ProbeStore.start(root)) {
             DefaultMessageStore store = probeStore.store;
             Recorded out = new Recorded(probeStore);
-            BrokerSites broker = BrokerSites.of(release, store);
+            BrokerSites broker = BrokerSites.of(store);
 
             long plainSends = 0;
             long delayedSends = 0;
@@ -83,9 +84,12 @@ public final class StoreSiteProbe implements StorePaths {
                 offset += out.read("batch/" + i, offset);
             }
 
-            // consumer send-back of the stored send/0, to the retry topic and to the DLQ
-            out.put("sendback-retry", store.asyncPutMessage(processor.sendBack(store.lookMessageByOffset(send0Offset), 0)).get());
-            out.put("sendback-dlq", store.asyncPutMessage(processor.sendBack(store.lookMessageByOffset(send0Offset), -1)).get());
+            // consumer send-back of the stored send/0: to the retry topic at level 3 (0 + reconsumeTimes 0), which the
+            // CommitLog turns into SCHEDULE_TOPIC_XXXX queue 2 (level - 1), and to the DLQ
+            broker.consumerSendMsgBack(send0Offset, 0);
+            out.await("sendback-retry", TopicValidator.RMQ_SYS_SCHEDULE_TOPIC, 2, 0);
+            broker.consumerSendMsgBack(send0Offset, -1);
+            out.await("sendback-dlq", MixAll.getDLQTopic(GROUP), 0, 0);
 
             // transaction: the half (normal send site, then parseHalfMessageInner) and its commit
             MessageExtBrokerInner prepared = processor.normalSend(TX_TOPIC, halfProperties,
@@ -165,7 +169,12 @@ public final class StoreSiteProbe implements StorePaths {
 
         /** The record of a put that a site made itself, once dispatched to {@code topic} queue 0; returns its offset. */
         long await(String label, String topic, long queueOffset) throws InterruptedException {
-            long offset = store.awaitQueueEntry(label, topic, queueOffset);
+            return await(label, topic, 0, queueOffset);
+        }
+
+        /** The same on queue {@code queueId}. */
+        long await(String label, String topic, int queueId, long queueOffset) throws InterruptedException {
+            long offset = store.awaitQueueEntry(label, topic, queueId, queueOffset);
             read(label, offset);
             return offset;
         }

@@ -6,11 +6,14 @@ public enum Release {
     PATCHED_490,
     /** The patched 4.9.8 distribution's lib/, loaded by {@code PatchedBrokerLoader}; its broker sites run for real. */
     PATCHED_498,
-    /** rocketmq-store 4.9.8 from Maven Central, loaded by {@code Upstream498StoreLoader}; its broker sites are restated. */
+    /**
+     * rocketmq-store 4.9.8 from Maven Central, loaded by {@code Upstream498StoreLoader} with upstream's broker 4.9.8
+     * classes compiled from Central's source release; its broker sites run for real.
+     */
     UPSTREAM_498,
     /**
      * The stock 4.9.8 distribution's lib/ (upstream's source release, built by upstream's build), loaded by
-     * {@code PatchedBrokerLoader}: the real 4.9.8 broker sites, the control for {@link #UPSTREAM_498}'s restated ones.
+     * {@code PatchedBrokerLoader}: upstream's own build of the same sources as {@link #UPSTREAM_498}'s.
      */
     STOCK_498,
     /** The stock 4.9.0 jars of the test classpath: the control that every path differs without the patch. */

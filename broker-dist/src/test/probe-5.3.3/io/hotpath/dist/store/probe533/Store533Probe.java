@@ -46,6 +46,7 @@ import org.apache.rocketmq.store.timer.TimerMessageStore;
  * transform make the delay, timer, retry and pop check point Strings); {@code TransactionalMessageBridge}'s
  * {@code parseHalfMessageInner}, {@code renewHalfMessageInner}, {@code renewImmunityHalfMessageInner},
  * {@code makeOpMessageInner}; {@code EndTransactionProcessor#endMessageTransaction};
+ * {@code AbstractSendMessageProcessor#consumerSendMsgBack} (the consumer's request; retry and DLQ; it puts);
  * {@code TransactionalMessageUtil.buildTransactionalMessageFromHalfMessage}; {@code PopMessageProcessor#buildCkMsg};
  * {@code ScheduleMessageService#messageTimeUp}; {@code TimerMessageStore#convertMessage}; the store itself (CommitLog,
  * {@code MessageExtEncoder}, the LMQ append branch, dispatch).
@@ -54,8 +55,7 @@ import org.apache.rocketmq.store.timer.TimerMessageStore;
  * ({@code DefaultMQProducerImpl}: UNIQ_KEY, MSG_REGION, TRACE_ON, then {@code messageProperties2String}), the broker's
  * {@code SendMessageProcessor#sendMessage} (parse, UNIQ_KEY, CLUSTER, String; half through the bridge) and
  * {@code #sendBatchMessage}, {@code ReplyMessageProcessor} (stores the request's String verbatim),
- * {@code AbstractSendMessageProcessor#consumerSendMsgBack} (RETRY_TOPIC, WAIT=false, DELAY, ORIGIN_MESSAGE_ID; retry
- * and DLQ), {@code EndTransactionProcessor#processRequest}'s lines around {@code endMessageTransaction}, the op
+ * {@code EndTransactionProcessor#processRequest}'s lines around {@code endMessageTransaction}, the op
  * message {@code TransactionalMessageServiceImpl} writes (TAGS=d, WAIT=true from the {@code Message} constructor),
  * and the junk blocks, which no site makes: a String set as is, its map parsed from it.
  *
@@ -270,38 +270,22 @@ public final class Store533Probe implements Store533Paths {
         put("op", probe.store.putMessage(sites.makeOpMessageInner(op, opQueue)));
     }
 
-    /** {@code AbstractSendMessageProcessor#consumerSendMsgBack} of the stored send/0: retry (level 3) and DLQ. */
+    /**
+     * {@code AbstractSendMessageProcessor#consumerSendMsgBack} of the stored send/0, real: retry (level 3) and DLQ. It
+     * puts the record itself, synchronously, and nothing else puts meanwhile (the schedule and timer services are not
+     * started): the record starts where the CommitLog ended.
+     */
     private void sendBack() throws Exception {
         long sent = offset("send/0");
         for (boolean dlq : new boolean[] {false, true}) {
-            MessageExt msgExt = probe.store.lookMessageByOffset(sent);
-            String newTopic = dlq ? MixAll.getDLQTopic(ReadBack533.GROUP) : MixAll.getRetryTopic(ReadBack533.GROUP);
-            if (msgExt.getProperty(MessageConst.PROPERTY_RETRY_TOPIC) == null) {
-                MessageAccessor.putProperty(msgExt, MessageConst.PROPERTY_RETRY_TOPIC, msgExt.getTopic());
+            String label = dlq ? "sendback-dlq" : "sendback-retry";
+            long at = probe.store.getMaxPhyOffset();
+            sites.consumerSendMsgBack(sent, dlq ? -1 : 0);
+            byte[] record = probe.read(at);
+            if (ByteBuffer.wrap(record).getLong(28) != at) { // PHYSICALOFFSET
+                throw new IllegalStateException(label + ": no record at " + at);
             }
-            msgExt.setWaitStoreMsgOK(false);
-            if (dlq) {
-                msgExt.setDelayTimeLevel(0);
-            } else {
-                msgExt.setDelayTimeLevel(3 + msgExt.getReconsumeTimes());
-            }
-            MessageExtBrokerInner msgInner = new MessageExtBrokerInner();
-            msgInner.setTopic(newTopic);
-            msgInner.setBody(msgExt.getBody());
-            msgInner.setFlag(msgExt.getFlag());
-            MessageAccessor.setProperties(msgInner, msgExt.getProperties());
-            msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));
-            msgInner.setTagsCode(MessageExtBrokerInner.tagsString2tagsCode(null, msgExt.getTags()));
-            msgInner.setQueueId(0);
-            msgInner.setSysFlag(msgExt.getSysFlag());
-            msgInner.setBornTimestamp(msgExt.getBornTimestamp());
-            msgInner.setBornHost(msgExt.getBornHost());
-            msgInner.setStoreHost(Probe533Store.STORE_HOST);
-            msgInner.setReconsumeTimes(msgExt.getReconsumeTimes() + 1);
-            String originMsgId = MessageAccessor.getOriginMessageId(msgExt);
-            MessageAccessor.setOriginMessageId(msgInner, originMsgId == null || originMsgId.isEmpty() ? msgExt.getMsgId() : originMsgId);
-            msgInner.setPropertiesString(MessageDecoder.messageProperties2String(msgExt.getProperties()));
-            put(dlq ? "sendback-dlq" : "sendback-retry", probe.store.putMessage(msgInner));
+            records.put(label, record);
         }
     }
 
