@@ -1,21 +1,9 @@
 package io.hotpath.dist;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import io.hotpath.testkit.SourceReleaseClasses;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
-import javax.tools.JavaCompiler;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 
 /**
  * Upstream's own rocketmq-broker 4.9.8 classes for {@link Upstream498StoreLoader}, compiled once per test JVM from
@@ -68,62 +56,6 @@ final class Upstream498BrokerClasses {
     }
 
     private static Path compile(Path zip, List<Path> classpath) {
-        Path root = BuiltDistributions.target().resolve("upstream-498-broker");
-        Path sources = root.resolve("src");
-        Path out = root.resolve("classes");
-        try {
-            deleteTree(root);
-            List<String> sourcepath = unpack(zip, sources);
-            Files.createDirectories(out);
-            List<String> files = new ArrayList<>();
-            for (String type : ROOTS) {
-                files.add(sources.resolve("broker/src/main/java/" + type + ".java").toString());
-            }
-            JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-            StringWriter diagnostics = new StringWriter();
-            try (StandardJavaFileManager fileManager = javac.getStandardFileManager(null, null, null)) {
-                boolean ok = javac.getTask(diagnostics, fileManager, null,
-                    List.of("-d", out.toString(), "-cp", String.join(java.io.File.pathSeparator, classpath.stream().map(Path::toString).toList()),
-                        "-sourcepath", String.join(java.io.File.pathSeparator, sourcepath), "-source", "1.8", "-target", "1.8",
-                        "-proc:none", "-encoding", "UTF-8", "-nowarn", "-Xlint:-options"),
-                    null, fileManager.getJavaFileObjectsFromStrings(files)).call();
-                if (!ok) {
-                    throw new IllegalStateException("rocketmq-broker 4.9.8 does not compile from " + zip + ":\n" + diagnostics);
-                }
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Each module's {@code src/main/java}, as it is in the zip; returns the source roots. */
-    private static List<String> unpack(Path zip, Path into) throws IOException {
-        List<String> roots = new ArrayList<>();
-        try (ZipFile archive = new ZipFile(zip.toFile())) {
-            for (String module : MODULES) {
-                String prefix = TOP + module + "/src/main/java/";
-                roots.add(into.resolve(module + "/src/main/java").toString());
-                for (ZipEntry entry : archive.stream().filter(e -> e.getName().startsWith(prefix) && !e.isDirectory()).toList()) {
-                    Path file = into.resolve(entry.getName().substring(TOP.length()));
-                    Files.createDirectories(file.getParent());
-                    try (InputStream in = archive.getInputStream(entry)) {
-                        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
-        }
-        return roots;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        return SourceReleaseClasses.compile(zip, TOP, MODULES, ROOTS, classpath, BuiltDistributions.target().resolve("upstream-498-broker"));
     }
 }

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
 import org.apache.rocketmq.broker.processor.ReplyMessageProcessor;
 import org.apache.rocketmq.broker.processor.SendMessageProcessor;
-import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
@@ -14,8 +13,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 /**
  * One implementation of send-header decoding, as the tests see it. The oracle is 4.9.0
  * reflection ({@link #reflection490()}); candidates are ours ({@link #hotpath()}) and the broker
- * processors on the classpath ({@link #brokerOnClasspath()}: stock 4.9.0 here, which proves the
- * oracle's restated broker glue; the patched broker in broker-dist). The same suites run against
+ * processors on the classpath ({@link #brokerOnClasspath()}: stock 4.9.0 here, the patched
+ * broker in broker-dist). The same suites run against
  * all of them.
  */
 interface SendHeaderDecoderImpl {
@@ -47,17 +46,16 @@ interface SendHeaderDecoderImpl {
 
     /**
      * The oracle: 4.9.0's {@code RemotingCommand#decodeCommandCustomHeader} (the rocketmq-remoting
-     * jar is never patched), and for the entry points the body of 4.9.0's
+     * jar is never patched), and for the entry points stock 4.9.0's own
      * {@code AbstractSendMessageProcessor#parseRequestHeader} / {@code ReplyMessageProcessor#parseRequestHeader}
-     * restated over it, so that it stays independent of the broker jar on the classpath (which is
-     * the patched one in broker-dist). {@link #brokerOnClasspath()} checks the restatement against
-     * the stock 4.9.0 broker in every run of this module.
+     * from Central's broker jar in a loader of its own ({@link StockBroker490}), independent of the broker
+     * jar on the classpath (the patched one in broker-dist).
      */
     static SendHeaderDecoderImpl reflection490() {
         return new SendHeaderDecoderImpl() {
             @Override
             public String name() {
-                return "upstream 4.9.0 reflection";
+                return "upstream 4.9.0 reflection, stock " + StockBroker490.jarName();
             }
 
             @Override
@@ -84,13 +82,12 @@ interface SendHeaderDecoderImpl {
 
             @Override
             public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return parseLike490(request, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE, RequestCode.SEND_MESSAGE);
+                return StockBroker490.parse(StockBroker490.SEND, request);
             }
 
             @Override
             public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return parseLike490(request, RequestCode.SEND_REPLY_MESSAGE_V2, RequestCode.SEND_REPLY_MESSAGE_V2,
-                    RequestCode.SEND_REPLY_MESSAGE);
+                return StockBroker490.parse(StockBroker490.REPLY, request);
             }
 
             @Override
@@ -98,26 +95,6 @@ interface SendHeaderDecoderImpl {
                 return name();
             }
         };
-    }
-
-    /**
-     * The switch both 4.9.0 processors run, fall-through included: a V2 code decodes V2 and, unless
-     * that gave null, converts it with the upstream {@code createSendMessageRequestHeaderV1}; the
-     * V1 code decodes V1; any other code gives null.
-     */
-    private static SendMessageRequestHeader parseLike490(RemotingCommand request, int v2Code, int otherV2Code, int v1Code)
-        throws RemotingCommandException {
-        int code = request.getCode();
-        if (code != v2Code && code != otherV2Code && code != v1Code) {
-            return null;
-        }
-        SendMessageRequestHeaderV2 v2 = null;
-        if (code != v1Code) {
-            v2 = (SendMessageRequestHeaderV2) request.decodeCommandCustomHeader(SendMessageRequestHeaderV2.class);
-        }
-        return v2 == null
-            ? (SendMessageRequestHeader) request.decodeCommandCustomHeader(SendMessageRequestHeader.class)
-            : SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(v2);
     }
 
     /**

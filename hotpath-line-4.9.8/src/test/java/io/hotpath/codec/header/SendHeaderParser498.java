@@ -2,9 +2,7 @@ package io.hotpath.codec.header;
 
 import java.lang.reflect.Method;
 import java.util.HashMap;
-import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
-import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
@@ -14,23 +12,20 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * broker-dist, the PATCHED 4.9.8 broker, whose processors call the copy of {@link SendHeaderDecoder498} patch 0002 put
  * into it).
  *
- * <p>Upstream: the switch of 4.9.8's {@code AbstractSendMessageProcessor#parseRequestHeader} and
- * {@code ReplyMessageProcessor#parseRequestHeader}, restated (Maven Central has no rocketmq-broker 4.9.8 jar;
- * broker-dist builds it from the source release), around the real 4.9.8 decoding: {@code
- * RemotingCommand#decodeCommandCustomHeader} and {@code SendMessageRequestHeaderV2#createSendMessageRequestHeaderV1}
- * from the rocketmq-common / rocketmq-remoting 4.9.8 jars. The switch falls through from the V2 case into the V1
- * case, as upstream's does.
+ * <p>Upstream: 4.9.8's own {@code AbstractSendMessageProcessor#parseRequestHeader} and
+ * {@code ReplyMessageProcessor#parseRequestHeader}, compiled from Central's source release ({@link Stock498SendProcessors}),
+ * over the rocketmq-common / rocketmq-remoting 4.9.8 jars' decoding.
  */
 enum SendHeaderParser498 {
     UPSTREAM {
         @Override
         SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return upstream(request, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE, RequestCode.SEND_MESSAGE);
+            return Stock498SendProcessors.parse(Stock498SendProcessors.SEND, request);
         }
 
         @Override
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return upstream(request, RequestCode.SEND_REPLY_MESSAGE_V2, RequestCode.SEND_REPLY_MESSAGE_V2, RequestCode.SEND_REPLY_MESSAGE);
+            return Stock498SendProcessors.parse(Stock498SendProcessors.REPLY, request);
         }
     },
     HOTPATH {
@@ -82,24 +77,6 @@ enum SendHeaderParser498 {
         RemotingCommand request = RemotingCommand.createRequestCommand(code, null);
         request.setExtFields(extFields);
         return request;
-    }
-
-    private static SendMessageRequestHeader upstream(RemotingCommand request, int v2Code, int otherV2Code, int v1Code)
-        throws RemotingCommandException {
-        SendMessageRequestHeaderV2 requestHeaderV2 = null;
-        SendMessageRequestHeader requestHeader = null;
-        int code = request.getCode();
-        if (code == v2Code || code == otherV2Code) {
-            requestHeaderV2 = (SendMessageRequestHeaderV2) request.decodeCommandCustomHeader(SendMessageRequestHeaderV2.class);
-        }
-        if (code == v2Code || code == otherV2Code || code == v1Code) {
-            if (requestHeaderV2 == null) {
-                requestHeader = (SendMessageRequestHeader) request.decodeCommandCustomHeader(SendMessageRequestHeader.class);
-            } else {
-                requestHeader = SendMessageRequestHeaderV2.createSendMessageRequestHeaderV1(requestHeaderV2);
-            }
-        }
-        return requestHeader;
     }
 
     /**
