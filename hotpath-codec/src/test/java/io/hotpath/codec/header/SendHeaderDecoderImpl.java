@@ -1,10 +1,6 @@
 package io.hotpath.codec.header;
 
-import java.lang.reflect.Method;
 import java.util.HashMap;
-import org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor;
-import org.apache.rocketmq.broker.processor.ReplyMessageProcessor;
-import org.apache.rocketmq.broker.processor.SendMessageProcessor;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
@@ -55,7 +51,7 @@ interface SendHeaderDecoderImpl {
         return new SendHeaderDecoderImpl() {
             @Override
             public String name() {
-                return "upstream 4.9.0 reflection, stock " + StockBroker490.jarName();
+                return "upstream 4.9.0 reflection, processors of " + StockBroker490.PROCESSORS.source();
             }
 
             @Override
@@ -82,12 +78,12 @@ interface SendHeaderDecoderImpl {
 
             @Override
             public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return StockBroker490.parse(StockBroker490.SEND, request);
+                return StockBroker490.PROCESSORS.parseSend(request);
             }
 
             @Override
             public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return StockBroker490.parse(StockBroker490.REPLY, request);
+                return StockBroker490.PROCESSORS.parseReply(request);
             }
 
             @Override
@@ -107,8 +103,7 @@ interface SendHeaderDecoderImpl {
         return new SendHeaderDecoderImpl() {
             @Override
             public String name() {
-                return "broker processors on the classpath (" + BrokerProcessors.SEND.getClass().getProtectionDomain()
-                    .getCodeSource().getLocation().getPath().replaceAll(".*/", "") + ")";
+                return "broker processors on the classpath (" + ClasspathBroker.PROCESSORS.source() + ")";
             }
 
             @Override
@@ -135,12 +130,12 @@ interface SendHeaderDecoderImpl {
 
             @Override
             public SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return BrokerProcessors.parse(BrokerProcessors.SEND, request);
+                return ClasspathBroker.PROCESSORS.parseSend(request);
             }
 
             @Override
             public SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-                return BrokerProcessors.parse(BrokerProcessors.REPLY, request);
+                return ClasspathBroker.PROCESSORS.parseReply(request);
             }
 
             @Override
@@ -213,31 +208,12 @@ interface SendHeaderDecoderImpl {
         }
     }
 
-    /** Access to the broker processors' protected {@code parseRequestHeader}. */
-    final class BrokerProcessors {
-        static final Object SEND = allocate(SendMessageProcessor.class);
-        static final Object REPLY = allocate(ReplyMessageProcessor.class);
-        private static final Method PARSE_REQUEST_HEADER;
+    /** The broker on the suites' own class path: stock 4.9.0 in this module, the patched broker in broker-dist. */
+    final class ClasspathBroker {
+        static final SendProcessors PROCESSORS = SendProcessors.from(SendHeaderDecoderImpl.class.getClassLoader(),
+            "no rocketmq-broker on this class path");
 
-        static {
-            try {
-                // declared on AbstractSendMessageProcessor, overridden by ReplyMessageProcessor: invoke() dispatches
-                PARSE_REQUEST_HEADER = AbstractSendMessageProcessor.class.getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
-                PARSE_REQUEST_HEADER.setAccessible(true);
-            } catch (NoSuchMethodException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private BrokerProcessors() {
-        }
-
-        static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
-            return ProcessorReflection.parse(PARSE_REQUEST_HEADER, processor, request);
-        }
-
-        private static Object allocate(Class<?> type) {
-            return ProcessorReflection.allocate(type);
+        private ClasspathBroker() {
         }
     }
 

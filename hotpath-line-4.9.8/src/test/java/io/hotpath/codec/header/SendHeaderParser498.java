@@ -1,6 +1,5 @@
 package io.hotpath.codec.header;
 
-import java.lang.reflect.Method;
 import java.util.HashMap;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.remoting.exception.RemotingCommandException;
@@ -20,12 +19,12 @@ enum SendHeaderParser498 {
     UPSTREAM {
         @Override
         SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return Stock498SendProcessors.parse(Stock498SendProcessors.SEND, request);
+            return Stock498SendProcessors.PROCESSORS.parseSend(request);
         }
 
         @Override
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return Stock498SendProcessors.parse(Stock498SendProcessors.REPLY, request);
+            return Stock498SendProcessors.PROCESSORS.parseReply(request);
         }
     },
     HOTPATH {
@@ -42,12 +41,12 @@ enum SendHeaderParser498 {
     BROKER {
         @Override
         SendMessageRequestHeader parseRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return BrokerProcessors.parse(BrokerProcessors.SEND, request);
+            return ClasspathBroker.PROCESSORS.parseSend(request);
         }
 
         @Override
         SendMessageRequestHeader parseReplyRequestHeader(RemotingCommand request) throws RemotingCommandException {
-            return BrokerProcessors.parse(BrokerProcessors.REPLY, request);
+            return ClasspathBroker.PROCESSORS.parseReply(request);
         }
     };
 
@@ -80,44 +79,14 @@ enum SendHeaderParser498 {
     }
 
     /**
-     * The broker processors' own protected {@code parseRequestHeader} (ReplyMessageProcessor overrides it), by name:
-     * Maven Central has no rocketmq-broker 4.9.8 to compile against, so this is only loadable where a broker is on the
-     * class path (broker-dist's loader over the patched distribution's lib/). The processors are allocated without
-     * their constructors (which need a live BrokerController); {@code parseRequestHeader} reads no field.
+     * The broker on this class path, by name: Maven Central has no rocketmq-broker 4.9.8 to compile against, so only
+     * broker-dist's loader over the patched distribution's lib/ has one.
      */
-    private static final class BrokerProcessors {
-        static final Object SEND = allocate("org.apache.rocketmq.broker.processor.SendMessageProcessor");
-        static final Object REPLY = allocate("org.apache.rocketmq.broker.processor.ReplyMessageProcessor");
-        private static final Method PARSE_REQUEST_HEADER;
+    private static final class ClasspathBroker {
+        static final SendProcessors PROCESSORS = SendProcessors.from(SendHeaderParser498.class.getClassLoader(),
+            "-Dhotpath.candidate=broker needs a 4.9.8 broker (broker-dist runs these suites against the patched one)");
 
-        static {
-            try {
-                PARSE_REQUEST_HEADER = load("org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor")
-                    .getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
-                PARSE_REQUEST_HEADER.setAccessible(true);
-            } catch (NoSuchMethodException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private BrokerProcessors() {
-        }
-
-        static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
-            return ProcessorReflection.parse(PARSE_REQUEST_HEADER, processor, request);
-        }
-
-        private static Class<?> load(String name) {
-            try {
-                return Class.forName(name, true, SendHeaderParser498.class.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(name + " is not on this class path: -Dhotpath.candidate=broker needs a 4.9.8 broker"
-                    + " (broker-dist runs these suites against the patched one)", e);
-            }
-        }
-
-        private static Object allocate(String name) {
-            return ProcessorReflection.allocate(load(name));
+        private ClasspathBroker() {
         }
     }
 }

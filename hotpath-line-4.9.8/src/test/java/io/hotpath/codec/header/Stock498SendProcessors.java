@@ -1,20 +1,16 @@
 package io.hotpath.codec.header;
 
+import io.hotpath.testkit.OwnPackagesLoader;
 import io.hotpath.testkit.SourceReleaseClasses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import java.net.MalformedURLException;
 import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
-import org.apache.rocketmq.remoting.exception.RemotingCommandException;
-import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
 /**
  * Upstream 4.9.8's own {@code SendMessageProcessor} and {@code ReplyMessageProcessor}, whose {@code parseRequestHeader}
@@ -23,34 +19,15 @@ import org.apache.rocketmq.remoting.protocol.RemotingCommand;
  * runtime class path (module upstream/rocketmq-4.9.8-store), both copied to target/ by the build, here and in
  * broker-dist.
  *
- * <p>The loader takes {@code org.apache.rocketmq.broker.*} and {@code org.apache.rocketmq.filter.*} from those classes
- * only, never from its parent (in broker-dist the parent holds the PATCHED 4.9.8 broker), and everything else from the
+ * <p>The loader ({@link OwnPackagesLoader}) takes {@code org.apache.rocketmq.broker.*} and {@code org.apache.rocketmq.filter.*}
+ * from those classes only, never from its parent (in broker-dist the parent holds the PATCHED 4.9.8 broker), and everything else from the
  * suites' own loader first, so the headers it returns are the classes the candidates return (0002 changes no header
  * class and no decoding in {@code RemotingCommand}).
  */
 final class Stock498SendProcessors {
-    private static final List<String> OWN_PACKAGES = List.of("org.apache.rocketmq.broker.", "org.apache.rocketmq.filter.");
-    private static final ClassLoader LOADER = loader();
-    static final Object SEND = allocate("org.apache.rocketmq.broker.processor.SendMessageProcessor");
-    static final Object REPLY = allocate("org.apache.rocketmq.broker.processor.ReplyMessageProcessor");
-    private static final Method PARSE_REQUEST_HEADER;
-
-    static {
-        try {
-            // declared on AbstractSendMessageProcessor, overridden by ReplyMessageProcessor: invoke() dispatches
-            PARSE_REQUEST_HEADER = load("org.apache.rocketmq.broker.processor.AbstractSendMessageProcessor")
-                .getDeclaredMethod("parseRequestHeader", RemotingCommand.class);
-            PARSE_REQUEST_HEADER.setAccessible(true);
-        } catch (NoSuchMethodException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final SendProcessors PROCESSORS = SendProcessors.from(loader(), "not compiled from 4.9.8's source release");
 
     private Stock498SendProcessors() {
-    }
-
-    static SendMessageRequestHeader parse(Object processor, RemotingCommand request) throws RemotingCommandException {
-        return ProcessorReflection.parse(PARSE_REQUEST_HEADER, processor, request);
     }
 
     private static ClassLoader loader() {
@@ -70,24 +47,8 @@ final class Stock498SendProcessors {
         } catch (MalformedURLException e) {
             throw new IllegalStateException(e);
         }
-        return new URLClassLoader(urls.toArray(new URL[0]), Stock498SendProcessors.class.getClassLoader()) {
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (OWN_PACKAGES.stream().noneMatch(name::startsWith)) {
-                    return super.loadClass(name, resolve);
-                }
-                synchronized (getClassLoadingLock(name)) {
-                    Class<?> type = findLoadedClass(name);
-                    if (type == null) {
-                        type = findClass(name);
-                    }
-                    if (resolve) {
-                        resolveClass(type);
-                    }
-                    return type;
-                }
-            }
-        };
+        return new OwnPackagesLoader(urls, Stock498SendProcessors.class.getClassLoader(),
+            List.of("org.apache.rocketmq.broker.", "org.apache.rocketmq.filter."));
     }
 
     /** rocketmq-store 4.9.8's runtime class path as maven-dependency-plugin's build-classpath listed it. */
@@ -105,21 +66,5 @@ final class Stock498SendProcessors {
             jars.add(Path.of(entry.replace("${M2_REPO}", repo)));
         }
         return jars;
-    }
-
-    private static Class<?> load(String name) {
-        try {
-            Class<?> type = Class.forName(name, true, LOADER);
-            if (type.getClassLoader() != LOADER) {
-                throw new IllegalStateException(name + " came from " + type.getClassLoader() + ", not from 4.9.8's source release");
-            }
-            return type;
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(name + " was not compiled from 4.9.8's source release", e);
-        }
-    }
-
-    private static Object allocate(String name) {
-        return ProcessorReflection.allocate(load(name));
     }
 }
