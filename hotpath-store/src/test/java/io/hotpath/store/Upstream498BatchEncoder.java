@@ -47,7 +47,7 @@ final class Upstream498BatchEncoder {
     static synchronized byte[] storedBlock(byte[] inner, Map<String, String> outer) {
         MessageExtBatch batch = new MessageExtBatch();
         batch.setTopic("hotpath_batch");
-        batch.setBody(clientBatchBody(inner));
+        batch.setBody(BatchRecordBytes.clientBatchBody(inner));
         MessageAccessor.setProperties(batch, outer); // the map itself: a copy could iterate in another order
         batch.setBornHost(new InetSocketAddress("127.0.0.1", 51234));
         batch.setStoreHost(new InetSocketAddress("127.0.0.1", 10911));
@@ -57,21 +57,6 @@ final class Upstream498BatchEncoder {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
-        int at = BODY_LENGTH_AT;
-        at += 4 + record.getInt(at);
-        at += 1 + record.get(at);
-        int length = record.getShort(at);
-        byte[] block = new byte[length];
-        record.position(at + 2);
-        record.get(block);
-        return block;
-    }
-
-    private static byte[] clientBatchBody(byte[] inner) {
-        byte[] body = "b".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        ByteBuffer out = ByteBuffer.allocate(4 * 5 + body.length + 2 + inner.length);
-        out.putInt(out.capacity()).putInt(0).putInt(0).putInt(0).putInt(body.length).put(body);
-        out.putShort((short) inner.length).put(inner);
-        return out.array();
+        return BatchRecordBytes.propertiesBlock(record, BODY_LENGTH_AT);
     }
 }
