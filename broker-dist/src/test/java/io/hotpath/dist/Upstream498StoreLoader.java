@@ -1,12 +1,9 @@
 package io.hotpath.dist;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.hotpath.testkit.Upstream498StoreClasspath;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +42,7 @@ final class Upstream498StoreLoader extends URLClassLoader {
 
     /** A new loader (and so new static state: thread locals, singletons) over the 4.9.8 jars and the probes. */
     static Upstream498StoreLoader create() {
-        return new Upstream498StoreLoader(resolvedJars());
+        return new Upstream498StoreLoader(Upstream498StoreClasspath.jars());
     }
 
     Class<?> load(String name) {
@@ -82,35 +79,6 @@ final class Upstream498StoreLoader extends URLClassLoader {
     public URL getResource(String name) {
         URL own = findResource(name);
         return own != null ? own : super.getResource(name);
-    }
-
-    /**
-     * The jars listed by maven-dependency-plugin's build-classpath: absolute paths in the local repository Maven used
-     * (a {@code ${M2_REPO}} prefix, should a list have one, is that repository). Every org.apache.rocketmq jar must be 4.9.8.
-     */
-    static List<Path> resolvedJars() {
-        Path file = Path.of(System.getProperty("hotpath.upstream498.store.classpath", "target/upstream-498-store.classpath"));
-        String repo = System.getProperty("hotpath.maven.repo", System.getProperty("user.home") + "/.m2/repository");
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + " is missing: build upstream/rocketmq-4.9.8-store, then broker-dist"
-                + " (mvn -B -q install -DskipTests at the root)", e);
-        }
-        List<Path> jars = new ArrayList<>();
-        for (String entry : text.split(java.io.File.pathSeparator)) {
-            Path jar = Path.of(entry.replace("${M2_REPO}", repo));
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("listed in " + file + " but not on disk: " + jar);
-            }
-            String name = jar.getFileName().toString();
-            if (name.startsWith("rocketmq-") && !name.endsWith("-4.9.8.jar")) {
-                throw new IllegalStateException("not a 4.9.8 RocketMQ jar: " + jar);
-            }
-            jars.add(jar);
-        }
-        return jars;
     }
 
     private static URL[] urls(List<Path> jars, Path brokerClasses) {

@@ -2,12 +2,9 @@ package io.hotpath.codec.header;
 
 import io.hotpath.testkit.OwnPackagesLoader;
 import io.hotpath.testkit.SourceReleaseClasses;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.hotpath.testkit.Upstream498StoreClasspath;
 import java.net.MalformedURLException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +28,7 @@ final class Stock498SendProcessors {
     }
 
     private static ClassLoader loader() {
-        List<Path> classpath = storeClasspath();
+        List<Path> classpath = Upstream498StoreClasspath.jars();
         Path classes = SourceReleaseClasses.compile(
             Path.of(System.getProperty("hotpath.upstream498.sourceRelease", "target/rocketmq-all-498-source-release.zip")),
             "rocketmq-all-4.9.8/", List.of("broker", "filter"),
@@ -49,22 +46,5 @@ final class Stock498SendProcessors {
         }
         return new OwnPackagesLoader(urls, Stock498SendProcessors.class.getClassLoader(),
             List.of("org.apache.rocketmq.broker.", "org.apache.rocketmq.filter."));
-    }
-
-    /** rocketmq-store 4.9.8's runtime class path as maven-dependency-plugin's build-classpath listed it. */
-    private static List<Path> storeClasspath() {
-        Path file = Path.of(System.getProperty("hotpath.upstream498.store.classpath", "target/upstream-498-store.classpath"));
-        String repo = System.getProperty("hotpath.maven.repo", System.getProperty("user.home") + "/.m2/repository");
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + " is missing: the module's build copies it (generate-test-resources)", e);
-        }
-        List<Path> jars = new ArrayList<>();
-        for (String entry : text.split(java.io.File.pathSeparator)) {
-            jars.add(Path.of(entry.replace("${M2_REPO}", repo)));
-        }
-        return jars;
     }
 }
