@@ -5,6 +5,7 @@ import com.google.gson.GsonBuilder;
 import io.hotpath.e2e.campaign.CampaignVerdicts;
 import io.hotpath.e2e.campaign.RoundFigures;
 import io.hotpath.e2e.campaign.ThreadGroupTable;
+import io.hotpath.e2e.measure.OtherCpu;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.measure.ThreadGroupCpu;
 import java.io.IOException;
@@ -41,7 +42,7 @@ public final class IdleReport {
      * How the report was made: the command as typed, the line, each arm's distribution in words, the window, the machine.
      */
     public record Setup(String command, String date, String release, List<String> arms, List<String> distributions, int roundsPerArm,
-                        int settleSeconds, int seconds, int cpus) {
+                        int settleSeconds, int maxSettleSeconds, int seconds, int cpus) {
     }
 
     /** idle-*.json. */
@@ -81,13 +82,17 @@ public final class IdleReport {
         out.append("# Idle cost: ").append(String.join(" vs ", setup.arms())).append(" RocketMQ ").append(setup.release())
                 .append(" (2m-2s, loopback, no load)\n\n");
         out.append(String.format(Locale.ROOT, "`%s`, %s. Each round starts a fresh cluster per arm (name server, 2 masters, 2 slaves),"
-                        + " lets it settle %d s after boot, then reads every process's threads (/proc/<pid>/task/*/stat and status) at"
-                        + " both edges of a %d s window; nothing is sent. %d round%s per arm, arms alternating; %d cores.%n%n",
-                setup.command(), setup.date(), setup.settleSeconds(), setup.seconds(), setup.roundsPerArm(),
+                        + " lets it settle %d s after boot and then in 30 s probes until the masters' JIT compiler used under %.0f %%"
+                        + " of their CPU in one (at most %d s in all; each round's settle time is in the Rounds table), then reads"
+                        + " every process's threads (/proc/<pid>/task/*/stat and status) at both edges of a %d s window; nothing is"
+                        + " sent. %d round%s per arm, arms alternating; %d cores.%n%n",
+                setup.command(), setup.date(), setup.settleSeconds(), 100 * RunMetrics.WARM_JIT_SHARE, setup.maxSettleSeconds(),
+                setup.seconds(), setup.roundsPerArm(),
                 setup.roundsPerArm() == 1 ? "" : "s", setup.cpus()));
         setup.distributions().forEach(d -> out.append("- ").append(d).append('\n'));
         out.append('\n').append(String.format(Locale.ROOT, "A round counts when the machine was quiet (other processes under %.0f %% of it"
-                        + " in the window) and the masters' JIT compiler used under %.0f %% of their CPU. Figures are per process of the"
+                        + " in the window: every task's run time, from the root cgroup's cpuacct, less ours; steal, the hypervisor"
+                        + " running another guest, is no process's CPU and not counted where cpuacct is read) and the masters' JIT compiler used under %.0f %% of their CPU. Figures are per process of the"
                         + " role (two masters: their mean); wake-ups are context switches (voluntary + involuntary). Verdicts as the"
                         + " campaign's: **resolved** needs >= %d counted rounds per arm, ranges apart and p <= %.2f after Holm over"
                         + " the %d metrics below; ranges apart with less is **indicative**. ",
@@ -116,14 +121,14 @@ public final class IdleReport {
         threadTables(out, IdleFigures.SLAVE, "Slaves", "slave", anyCounted, over);
         threadTables(out, IdleFigures.NAMESRV, "Name server", "name server", anyCounted, over);
 
-        out.append("\n## Rounds\n\n| round | arm | counts | other processes | masters' JIT | master ms/s | slave ms/s | name server ms/s"
+        out.append("\n## Rounds\n\n| round | arm | counts | other processes | settled s | masters' JIT | master ms/s | slave ms/s | name server ms/s"
                 + " | controller ms/s | master wake-ups/s | slave wake-ups/s | run |\n"
-                + "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (IdleRound round : rounds) {
             IdleFigures f = round.figures();
             List<String> why = round.verdictFigures(METRICS).exclusions();
-            out.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", round.round(),
-                    round.arm(), why.isEmpty() ? "yes" : "no: " + String.join("; ", why), otherCpu(f),
+            out.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", round.round(),
+                    round.arm(), why.isEmpty() ? "yes" : "no: " + String.join("; ", why), otherCpu(f), round.settledSeconds(),
                     f.masterJitShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f %%", 100 * f.masterJitShare()),
                     num(f.cpu(IdleFigures.MASTER)), num(f.cpu(IdleFigures.SLAVE)), num(f.cpu(IdleFigures.NAMESRV)),
                     num(f.cpu(IdleFigures.CONTROLLER)), num(f.wakeups(IdleFigures.MASTER)), num(f.wakeups(IdleFigures.SLAVE)),
@@ -161,8 +166,10 @@ public final class IdleReport {
         if (figures.otherCpu() == null || !figures.otherCpu().measured()) {
             return "not measured: unknown";
         }
-        return String.format(Locale.ROOT, "%.1f %% of the machine: %s", 100 * figures.otherCpu().share(),
-                figures.otherCpu().load().label());
+        OtherCpu other = figures.otherCpu();
+        return String.format(Locale.ROOT, "%.1f %% of the machine: %s (steal %.1f %%%s)", 100 * other.share(), other.load().label(),
+                other.capacityMicros() <= 0 ? 0 : 100.0 * other.stealMicros() / other.capacityMicros(),
+                OtherCpu.TASK_TIME.equals(other.busySource()) ? ", not counted" : ", counted as other");
     }
 
     /** Writes {@code idle-<release>-<date>.md} and {@code .json} into {@code dir}; returns the Markdown file. */

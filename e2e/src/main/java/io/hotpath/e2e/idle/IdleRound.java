@@ -8,9 +8,11 @@ import java.util.Map;
 /**
  * One arm's idle window in one round: where it ran and what it measured. idle-*.json lists these as they are (Gson).
  *
- * @param machine "quiet", "busy" or "unknown" (the window's {@link io.hotpath.e2e.measure.OtherCpu#load()})
+ * @param machine        "quiet", "busy" or "unknown" (the window's {@link io.hotpath.e2e.measure.OtherCpu#load()})
+ * @param settledSeconds seconds from the cluster's boot to the window (the fixed settle time and the JIT probes)
  */
-public record IdleRound(int round, String arm, String line, String flavor, String runDir, String machine, IdleFigures figures) {
+public record IdleRound(int round, String arm, String line, String flavor, String runDir, String machine, int settledSeconds,
+                        IdleFigures figures) {
 
     /** The scenario name the verdicts group rounds by: an idle report has one. */
     static final String SCENARIO = "idle";

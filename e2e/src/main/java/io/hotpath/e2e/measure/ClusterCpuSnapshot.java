@@ -33,7 +33,9 @@ public record ClusterCpuSnapshot(long nanos, MachineCpuTimes machine, Map<String
      * process. A process that is gone fails the reading ({@code ClusterException}): its counters went with it.
      */
     public static ClusterCpuSnapshot take(Path procRoot, Map<String, Long> pids, long nanos) {
-        MachineCpuTimes machine = MachineCpuTimes.read(procRoot.resolve("stat"), nanos);
+        // the real /proc's machine has the root cgroup's task time; a fixture tree may carry its own cpuacct.usage
+        MachineCpuTimes machine = MachineCpuTimes.read(procRoot.resolve("stat"),
+                procRoot.equals(PROC) ? MachineCpuTimes.CPUACCT_USAGE : procRoot.resolve("cpuacct.usage"), nanos);
         Map<String, ThreadCpuTimes> processes = new LinkedHashMap<>();
         pids.forEach((name, pid) -> processes.put(name, ThreadCpuTimes.of(procRoot, pid)));
         return new ClusterCpuSnapshot(nanos, machine, processes);

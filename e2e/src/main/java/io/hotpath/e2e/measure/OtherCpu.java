@@ -13,14 +13,28 @@ import java.util.Locale;
  * @param notMeasured      why there is no figure; null when measured
  * @param cpus             CPUs of the machine
  * @param capacityMicros   wall time of the window x CPUs
- * @param busyMicros       the machine's busy time: capacity minus idle and iowait (steal included)
+ * @param busyMicros       the machine's busy time ({@link MachineCpuTimes#busyMicrosSince}, {@code busySource} says which)
  * @param tickBusyMicros   the tick-sampled busy fields of /proc/stat, for comparison (see {@link MachineCpuTimes})
- * @param stealMicros      of the busy time, what the hypervisor gave to others (counted as other CPU)
+ * @param stealMicros      what the hypervisor gave to other guests while this one wanted to run: part of the busy time
+ *                         only where {@code busySource} is {@link #IDLE_CLOCKS}
  * @param ourMicros        CPU of the cluster's processes and the load generator
  * @param processes        how many processes {@code ourMicros} adds up
+ * @param busySource       {@link #TASK_TIME} or {@link #IDLE_CLOCKS}; null when not measured
  */
 public record OtherCpu(String notMeasured, int cpus, long capacityMicros, long busyMicros, long tickBusyMicros, long stealMicros,
-                       long ourMicros, int processes) {
+                       long ourMicros, int processes, String busySource) {
+
+    /** Busy time is every task's run time (the root cgroup's cpuacct.usage): steal is not in it. */
+    public static final String TASK_TIME = "task time (cpuacct)";
+    /** Busy time is wall time x CPUs minus the idle clocks: steal is in it. */
+    public static final String IDLE_CLOCKS = "wall time less idle and iowait (steal included)";
+
+    /** A figure whose busy time is the idle clocks' complement (fixtures; hosts without cpuacct). */
+    public OtherCpu(String notMeasured, int cpus, long capacityMicros, long busyMicros, long tickBusyMicros, long stealMicros,
+                    long ourMicros, int processes) {
+        this(notMeasured, cpus, capacityMicros, busyMicros, tickBusyMicros, stealMicros, ourMicros, processes,
+                notMeasured == null ? IDLE_CLOCKS : null);
+    }
 
     /** Share of the window's machine CPU used by processes other than ours above which a window is flagged. */
     public static final double FLAG_SHARE = 0.05;
@@ -32,7 +46,8 @@ public record OtherCpu(String notMeasured, int cpus, long capacityMicros, long b
     /** The figure between two readings of the machine, given our processes' CPU between them. */
     public static OtherCpu between(MachineCpuTimes start, MachineCpuTimes end, long ourMicros, int processes) {
         return new OtherCpu(null, end.cpus(), end.capacityMicrosSince(start), end.busyMicrosSince(start),
-                end.tickBusyMicros() - start.tickBusyMicros(), end.stealMicros() - start.stealMicros(), ourMicros, processes);
+                end.tickBusyMicros() - start.tickBusyMicros(), end.stealMicros() - start.stealMicros(), ourMicros, processes,
+                end.tasksTimedSince(start) ? TASK_TIME : IDLE_CLOCKS);
     }
 
     public boolean measured() {
@@ -77,8 +92,8 @@ public record OtherCpu(String notMeasured, int cpus, long capacityMicros, long b
         if (!measured()) {
             return "not measured (" + notMeasured + "): unknown, the window may not have been quiet";
         }
-        String figure = String.format(Locale.ROOT, "%.2f s (%.1f %% of the machine's %.1f CPU-s; steal %.2f s)", micros() / 1e6,
-                100 * share(), capacityMicros / 1e6, stealMicros / 1e6);
+        String figure = String.format(Locale.ROOT, "%.2f s (%.1f %% of the machine's %.1f CPU-s; steal %.2f s, %s)", micros() / 1e6,
+                100 * share(), capacityMicros / 1e6, stealMicros / 1e6, TASK_TIME.equals(busySource) ? "not counted" : "counted");
         return switch (load()) {
             case QUIET -> figure + ": quiet";
             case BUSY -> figure + ": BUSY, CPU figures suspect";

@@ -173,7 +173,7 @@ class IdleFiguresTest {
         IdleFigures busy = figures(1_000);
         assertThat(busy.otherCpu().micros()).isEqualTo(10_000_000L);
         assertThat(busy.otherCpu().load()).isEqualTo(RunMetrics.MachineLoad.BUSY);
-        assertThat(new IdleRound(1, "stock", "5.5.1", "stock", "r1-stock", busy.otherCpu().load().label(), busy)
+        assertThat(new IdleRound(1, "stock", "5.5.1", "stock", "r1-stock", busy.otherCpu().load().label(), 90, busy)
                 .verdictFigures(IdleReport.METRICS).exclusions()).containsExactly("busy machine");
     }
 }

@@ -37,6 +37,7 @@ class IdleOptionsTest {
 
         assertThat(options.rounds()).isEqualTo(3);
         assertThat(options.settleSeconds()).isEqualTo(60);
+        assertThat(options.maxSettleSeconds()).isEqualTo(300);
         assertThat(options.seconds()).isEqualTo(60);
         assertThat(options.line()).isNull();
         assertThat(options.privateNetwork()).isTrue();
@@ -45,12 +46,15 @@ class IdleOptionsTest {
 
     @Test
     void readsEveryOptionInBothSpellings() {
-        IdleOptions options = IdleOptions.parse("--rounds", "5", "--settle=30", "--seconds", "90", "--line", "5.5.1", "--arms",
+        IdleOptions options = IdleOptions.parse("--rounds", "5", "--settle=30", "--max-settle", "120", "--seconds", "90", "--line", "5.5.1", "--arms",
                 "stock,patched+tuned", "--out", "docs/results", "--base-port", "29876", "--no-netns");
 
         assertThat(options.rounds()).isEqualTo(5);
         assertThat(options.settleSeconds()).isEqualTo(30);
+        assertThat(options.maxSettleSeconds()).isEqualTo(120);
         assertThat(options.seconds()).isEqualTo(90);
+        assertThatThrownBy(() -> IdleOptions.parse("--settle", "120", "--max-settle", "60")).isInstanceOf(UsageException.class)
+                .hasMessage("--max-settle 60 is below --settle 120");
         assertThat(options.line()).isEqualTo("5.5.1");
         assertThat(options.armKinds()).containsExactly("stock", "patched+tuned");
         assertThat(options.outDir(root)).isEqualTo(root.resolve("docs/results"));

@@ -20,7 +20,7 @@ class IdleReportTest {
     private static final OtherCpu QUIET = new OtherCpu(null, 2, 120_000_000, 10_000_000, 10_000_000, 0, 9_900_000, 6);
     private static final OtherCpu BUSY = new OtherCpu(null, 2, 120_000_000, 39_900_000, 39_900_000, 0, 9_900_000, 6);
     private static final IdleReport.Setup SETUP = new IdleReport.Setup("bin/hotpath idle --rounds 3", "2026-11-29", "5.5.1",
-            List.of("stock", "patched"), List.of("stock: broker-dist/target/rocketmq-5.5.1-stock", "patched: ..."), 3, 60, 60, 2);
+            List.of("stock", "patched"), List.of("stock: broker-dist/target/rocketmq-5.5.1-stock", "patched: ..."), 3, 60, 300, 60, 2);
 
     /** A role whose CPU is {@code ms} ms/s: Reput 40 %, TimerFlush 30 %, the rest spread over small groups. */
     private static IdleFigures.Role role(double ms, double wakeups) {
@@ -41,7 +41,7 @@ class IdleReportTest {
         roles.put(IdleFigures.NAMESRV, role(1 + masterMs / 100, 20 + masterMs / 10));
         roles.put(IdleFigures.CONTROLLER, role(2, 30));
         IdleFigures figures = new IdleFigures(60, roles, other, 0.01);
-        return new IdleRound(round, arm, "5.5.1", arm, "/x/idle-1/r" + round + "-" + arm, other.load().label(), figures);
+        return new IdleRound(round, arm, "5.5.1", arm, "/x/idle-1/r" + round + "-" + arm, other.load().label(), 90, figures);
     }
 
     private static List<IdleRound> rounds(double[] stock, double[] patched, OtherCpu other) {
@@ -94,7 +94,7 @@ class IdleReportTest {
         rounds.add(round(3, "stock", 300, BUSY));
         String md = new IdleReport(SETUP, rounds).markdown();
 
-        assertThat(md).contains("1 of 5 rounds do not count").contains("| 3 | stock | no: busy machine | 25.0 % of the machine: busy |");
+        assertThat(md).contains("1 of 5 rounds do not count").contains("| 3 | stock | no: busy machine | 25.0 % of the machine: busy (steal 0.0 %, counted as other) | 90 |");
         assertThat(md).contains("| master CPU (ms/s per master) | stock | 2 | 78.5 |");
 
         String allBusy = new IdleReport(SETUP, rounds(new double[] {80}, new double[] {8}, BUSY)).markdown();

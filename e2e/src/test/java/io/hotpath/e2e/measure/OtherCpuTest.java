@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.hotpath.e2e.check.CommitLogScan;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.StringJoiner;
 import org.junit.jupiter.api.Test;
@@ -97,5 +100,39 @@ class OtherCpuTest {
         assertThat(other.stealMicros()).isEqualTo(500_000L);
         assertThat(other.micros()).isEqualTo(1_500_000L);
         assertThat(other.load()).isEqualTo(RunMetrics.MachineLoad.QUIET);
+    }
+
+    @Test
+    void withEveryTasksRunTimeStealIsNoProcesssCpuAndAnIdleClusterUnderHeavyStealIsQuiet() throws IOException {
+        // an idle 5.5.1 round's counters (60 s on 2 CPUs): our six processes 24.07 CPU-s, the idle clocks' complement
+        // 34.89 CPU-s of which 16.96 s steal; every task's run time 24.50 CPU-s
+        Path dir = Files.createTempDirectory(
+                Files.createDirectories(Path.of("target")), "cpuacct-");
+        Path stat = dir.resolve("stat");
+        Path usage = dir.resolve("cpuacct.usage");
+        Files.writeString(stat, "cpu  1000 0 500 8000 0 0 0 1000 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n");
+        Files.writeString(usage, "100000000000\n");
+        MachineCpuTimes start = MachineCpuTimes.read(stat, usage, 0);
+        Files.writeString(stat, "cpu  2900 0 800 16511 0 0 0 2696 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\ncpu1 1 0 1 1 0 0 0 0 0 0\n");
+        Files.writeString(usage, "124500000000\n");
+        MachineCpuTimes end = MachineCpuTimes.read(stat, usage, 60_000_000_000L);
+
+        OtherCpu other = OtherCpu.between(start, end, 24_070_000L, 6);
+        assertThat(other.busySource()).isEqualTo(OtherCpu.TASK_TIME);
+        assertThat(other.busyMicros()).isEqualTo(24_500_000L);
+        assertThat(other.stealMicros()).isEqualTo(16_960_000L);
+        assertThat(other.micros()).isEqualTo(430_000L);
+        assertThat(other.load()).isEqualTo(RunMetrics.MachineLoad.QUIET);
+        assertThat(other.describe()).contains("steal 16.96 s, not counted").endsWith(": quiet");
+
+        // control: the same window read without the task time counts the steal as another process's CPU
+        Files.delete(usage);
+        OtherCpu withoutTasks = OtherCpu.between(start, MachineCpuTimes.read(stat, usage, 60_000_000_000L), 24_070_000L, 6);
+        assertThat(withoutTasks.busySource()).isEqualTo(OtherCpu.IDLE_CLOCKS);
+        assertThat(withoutTasks.busyMicros()).isEqualTo(120_000_000L - 85_110_000L);
+        assertThat(withoutTasks.load()).isEqualTo(RunMetrics.MachineLoad.BUSY);
+
+        // and a real other process still shows in the task time
+        assertThat(OtherCpu.between(start, end, 24_070_000L - 6_100_000L, 6).load()).isEqualTo(RunMetrics.MachineLoad.BUSY);
     }
 }
