@@ -30,6 +30,7 @@ public final class Hotpath {
           patches        patches regenerate [--line R]: re-make a line's patches from our modules and upstream's source release
           prepare        prepare smoke|campaign|idle [options]: check a run's options, build the distributions it needs, run nothing
           verdicts       committed campaign files judged again by today's verdict rules (bin/hotpath verdicts --help)
+          cost           each arm's master CPU as fixed ms/s + us per message, from idle and campaign files (cost --help)
 
         Every command prints a one-line error and exits non-zero on bad input (2) or a failed run (1).
         """;
@@ -62,6 +63,7 @@ public final class Hotpath {
                 case "profile" -> Profile.run(root, rest);
                 case "patches" -> Patches.run(root, rest, maven);
                 case "verdicts" -> Verdicts.run(root, rest, typed(args));
+                case "cost" -> Cost.run(root, rest, typed(args));
                 case "-h", "--help", "help" -> {
                     System.out.print(USAGE);
                     yield 0;

@@ -102,7 +102,7 @@ public final class CampaignRejudgement {
     }
 
     /** One round of a campaign.json as the statistics see it. */
-    static RoundFigures figures(JsonObject round) {
+    public static RoundFigures figures(JsonObject round) {
         Map<String, Double> figures = new LinkedHashMap<>();
         for (CampaignReport.Metric metric : CampaignReport.METRICS) {
             JsonElement value = round.get(metric.key());
