@@ -116,7 +116,8 @@ public final class CampaignRejudgement {
                 jit == null || jit.isJsonNull() ? null : jit.getAsDouble(), figures);
     }
 
-    private static JsonObject read(Path file) {
+    /** A result file as a JSON object; a one-line usage error when it cannot be read or is not JSON. */
+    public static JsonObject read(Path file) {
         try {
             return JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject();
         } catch (IOException e) {

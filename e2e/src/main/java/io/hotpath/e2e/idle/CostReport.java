@@ -5,7 +5,6 @@ import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.campaign.CampaignRejudgement;
 import io.hotpath.e2e.campaign.RoundFigures;
@@ -86,7 +85,7 @@ public final class CostReport {
             sources.add(new Source(relative(root, file), "idle", 0, idle.rounds().size(), counted));
         }
         for (Path file : campaignFiles) {
-            JsonObject campaign = readJson(file);
+            JsonObject campaign = CampaignRejudgement.read(file);
             if (!campaign.has("rounds") || !campaign.has("rate") || !campaign.has("release")) {
                 throw new UsageException(file + " is not a campaign.json (no rounds, rate or release)");
             }
@@ -187,7 +186,7 @@ public final class CostReport {
     }
 
     private static IdleReport.Json readIdle(Path file) {
-        JsonObject json = readJson(file);
+        JsonObject json = CampaignRejudgement.read(file);
         if (!json.has("kind") || !"idle".equals(json.get("kind").getAsString())) {
             throw new UsageException(file + " is not an idle report (idle-*.json)");
         }
@@ -195,16 +194,6 @@ public final class CostReport {
             return GSON.fromJson(json, IdleReport.Json.class);
         } catch (JsonParseException e) {
             throw new UsageException(file + " is not an idle report: " + e.getMessage());
-        }
-    }
-
-    private static JsonObject readJson(Path file) {
-        try {
-            return JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject();
-        } catch (IOException e) {
-            throw new UsageException("cannot read " + file + ": " + e.getMessage());
-        } catch (JsonParseException | IllegalStateException e) {
-            throw new UsageException(file + " is not JSON: " + e.getMessage());
         }
     }
 
