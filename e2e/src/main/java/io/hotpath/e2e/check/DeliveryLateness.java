@@ -46,7 +46,7 @@ public final class DeliveryLateness {
 
     /** {@code System.currentTimeMillis} steps on some systems by up to ~10 ms; the broker and we read the same clock. */
     public static final long CLOCK_TOLERANCE_MS = 10;
-    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().create();
+    private static final Gson GSON = new GsonBuilder().create();
     /** What a run without the phase reports (a round that ended before it, and the synthetic results of tests). */
     public static final DeliveryLateness NONE = new DeliveryLateness(List.of(), false, "not run");
 

@@ -250,7 +250,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
                 field("knownDefect", r.knownDefect())) + "}"));
         json.add("\"extraReadBacks\": " + extra);
         json.add("\"warmup\": " + warmup.json());
-        json.add("\"timed\": " + timed.json().replace("\n", "\n  "));
+        json.add("\"timed\": " + timed.json());
         json.add(field("seconds", options.seconds())).add(field("rate", options.rate()))
                 .add(field("maxScheduleLagMs", load.maxScheduleLagMillis()));
         json.add("\"brokerJvmOptions\": " + options.brokerJvmOptions().stream().map(RoundResult::quote)
