@@ -76,6 +76,11 @@ public final class DeliveryLateness {
         return judge(sent.observations(), sent.withTimer(), duplicatesAllowed);
     }
 
+    /** A round that did not run the phase, and why (the summary says so; nothing is judged). */
+    public static DeliveryLateness skipped(String reason) {
+        return new DeliveryLateness(List.of(), false, reason);
+    }
+
     /** {@link #judge(TimedSends.Sent, boolean)} of what was seen; {@code withTimer} false: the line's broker has no timer. */
     public static DeliveryLateness judge(List<Observation> observations, boolean withTimer, boolean duplicatesAllowed) {
         return new DeliveryLateness(List.copyOf(observations),
@@ -199,7 +204,7 @@ public final class DeliveryLateness {
     /** The summary's lines, each indented by two spaces. */
     public String summaryLines() {
         if (!ran()) {
-            return "";
+            return this == NONE ? "" : String.format(Locale.ROOT, "  timed %s: %s%n", TimedSends.TOPIC, skipped);
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "  timed %s: %s; lost %d, corrupt %d, early %d, duplicates %d%s%n",
                 TimedSends.TOPIC, passed() ? "PASS" : "FAIL", lost, corrupt, early, duplicates,

@@ -208,6 +208,17 @@ class DeliveryLatenessTest {
     }
 
     @Test
+    void aSkippedPhaseSaysWhyAndJudgesNothing() {
+        DeliveryLateness skipped = DeliveryLateness.skipped("not run under a mid-run fault (kill-slave, kill-master)");
+
+        assertThat(skipped.passed()).isTrue();
+        assertThat(skipped.ran()).isFalse();
+        assertThat(skipped.summaryLines()).isEqualTo("  timed hotpath_smoke_timed: not run under a mid-run fault (kill-slave, kill-master)\n");
+        assertThat(skipped.toJson().skipped()).startsWith("not run under");
+        assertThat(DeliveryLateness.NONE.summaryLines()).isEmpty();
+    }
+
+    @Test
     void theJsonCarriesTheVerdictAndEachKindsFigures() {
         JsonObject json = JsonParser.parseString(DeliveryLateness.judge(goodRun(), true, false).json()).getAsJsonObject();
 
