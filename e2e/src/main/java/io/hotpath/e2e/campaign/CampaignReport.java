@@ -2,7 +2,9 @@ package io.hotpath.e2e.campaign;
 
 import com.google.gson.Gson;
 import io.hotpath.e2e.campaign.CampaignVerdicts.Comparison;
+import io.hotpath.e2e.check.DeliveryLateness;
 import io.hotpath.e2e.check.FailedSends;
+import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.run.RoundResult;
 import java.io.IOException;
@@ -255,6 +257,7 @@ public final class CampaignReport {
                     + (total == 0 ? "" : " (FAIL)"));
         }
         out.append(unexpected);
+        timedRows(out, scenario);
         if (saturated) {
             // beside TPS: how far a saturated arm was over what the broker holds
             StringJoiner rejected = new StringJoiner(" | ", "| rejected by flow control (/s, median [min-max]) | ", " |\n");
@@ -264,6 +267,31 @@ public final class CampaignReport {
                         num(perSecond.get(0)), num(perSecond.get(perSecond.size() - 1)), perSecond.size()));
             }
             out.append(rejected);
+        }
+    }
+
+    /**
+     * The timed phase of every round ({@code DeliveryLateness}), per kind and arm: the median over rounds of each round's
+     * median and p90 lateness, and the worst max, in ms. Descriptive rows, not metrics of the verdicts: a lost, corrupt or
+     * early message already fails its round.
+     */
+    private void timedRows(StringBuilder out, String scenario) {
+        for (TimedSends.Kind kind : List.of(TimedSends.Kind.PLAIN, TimedSends.Kind.TIMER, TimedSends.Kind.DELAY_LEVEL_1,
+                TimedSends.Kind.DELAY_LEVEL_2)) {
+            StringJoiner row = new StringJoiner(" | ", "| " + kind.label() + " late (ms): p50 / p90 median over rounds, worst max | ", " |\n");
+            boolean any = false;
+            for (Arm arm : arms) {
+                List<DeliveryLateness.Figures> figures = rounds(scenario, arm).stream().map(r -> r.result().timed().figures(kind))
+                        .filter(f -> f != null && f.seen() > 0).toList();
+                any |= !figures.isEmpty();
+                row.add(figures.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.0f / %.0f, %d (%d)",
+                        ArmStatistics.median(figures.stream().map(f -> (double) f.medianMs()).sorted().toList()),
+                        ArmStatistics.median(figures.stream().map(f -> (double) f.p90Ms()).sorted().toList()),
+                        figures.stream().mapToLong(DeliveryLateness.Figures::maxMs).max().orElse(0), figures.size()));
+            }
+            if (any) {
+                out.append(row);
+            }
         }
     }
 
@@ -400,7 +428,8 @@ public final class CampaignReport {
                     .add("\"runDir\": " + GSON.toJson(round.result().runDir().toString()))
                     .add("\"lost\": " + round.result().delivery().lost())
                     .add("\"failures\": " + GSON.toJson(round.result().failureReasons()))
-                    .add("\"warmup\": " + round.result().warmup().json());
+                    .add("\"warmup\": " + round.result().warmup().json())
+                    .add("\"timed\": " + round.result().timed().json());
             for (Metric metric : METRICS) {
                 Double value = metric.value().apply(round.result());
                 fields.add("\"" + metric.key() + "\": " + (value == null ? "null" : String.format(Locale.ROOT, "%.3f", value)));

@@ -4,6 +4,7 @@ import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.Console;
 import io.hotpath.e2e.Ticker;
 import io.hotpath.e2e.check.DeliveryAudit;
+import io.hotpath.e2e.check.DeliveryLateness;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.check.NewerClientCheck;
 import io.hotpath.e2e.check.PersistedPropertiesCheck;
@@ -16,6 +17,7 @@ import io.hotpath.e2e.load.LoadResult;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.load.SeededMessages;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.measure.BrokerFlightRecording;
 import io.hotpath.e2e.measure.LoadWindowRecorder;
 import io.hotpath.e2e.measure.RunMetrics;
@@ -120,6 +122,7 @@ public final class Round {
             cluster.createTopic(TOPIC, options.queuesPerMaster(), TOPIC_TIMEOUT);
             cluster.createTopic(CompatSends.TOPIC, CompatSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             cluster.createTopic(RelaySends.TOPIC, RelaySends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
+            cluster.createTopic(TimedSends.TOPIC, TimedSends.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
             List<NewerClientCheck.Client> newerClients = NewerClientCheck.clientsFor(distribution.release());
             for (NewerClientCheck.Client client : newerClients) {
                 cluster.createTopic(client.topic(), NewerClientCheck.QUEUES_PER_MASTER, TOPIC_TIMEOUT);
@@ -144,7 +147,8 @@ public final class Round {
             cluster.checkAlive();
             // after the load window and its settle time, each to a topic of its own: no load metric sees these
             extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
-                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients);
+                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients, hasTimer(distribution),
+                    !options.fault().midRun());
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
                 verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
                 warmupVerdict = verifyWarmup(cluster.namesrvAddress(), warmupSlices, distribution.release());
@@ -166,7 +170,8 @@ public final class Round {
         }
         RoundResult result = new RoundResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
                 verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics,
-                network.summary(), warmupVerdict);
+                network.summary(), warmupVerdict, extra.timed() == null ? DeliveryLateness.skipped(TIMED_SKIPPED_UNDER_FAULT)
+                        : DeliveryLateness.judge(extra.timed(), options.fault().midRun()));
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
         }
@@ -181,6 +186,9 @@ public final class Round {
         ledgers.put(FailedSends.LOAD, load.ledger());
         ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
         ledgers.put(RelaySends.TOPIC + " by 4.9.0", extra.relay().ledger());
+        if (extra.timed() != null) {
+            ledgers.put(TimedSends.TOPIC + " by 4.9.0", extra.timed().ledger());
+        }
         for (NewerClientCheck.Result newer : extra.newerClients()) {
             ledgers.put(newer.client().topic() + " by " + newer.client().release(), newer.ledger());
         }
@@ -227,7 +235,22 @@ public final class Round {
 
     /** What was sent besides the measured load, each to a topic of its own, after the load window. */
     record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, List<NewerClientCheck.Result> newerClients,
-                      boolean toleratesBatchDefect) {
+                      boolean toleratesBatchDefect, TimedSends.Sent timed) {
+    }
+
+    /**
+     * Why a round with a mid-run fault has no timed phase: with broker-a's slave killed each of its sends to broker-a waits
+     * out the master's 3 s (about a minute for the phase), and a delivery time measured beside a dead replica or a restarted
+     * master says nothing about a broker's threads sleeping when idle, which is what the phase is for.
+     */
+    static final String TIMED_SKIPPED_UNDER_FAULT = "not run under a mid-run fault (kill-slave, kill-master)";
+
+    /**
+     * Whether the broker of {@code distribution} has a timer ({@code TIMER_DELIVER_MS}, 5.0 and later): a 4.9.x broker
+     * stores the property and delivers the message at once, so the timed phase sends it delay-level messages only.
+     */
+    static boolean hasTimer(Distribution distribution) {
+        return Integer.parseInt(distribution.release().substring(0, distribution.release().indexOf('.'))) >= 5;
     }
 
     /** Every read-back in one verdict ({@code all}: the zero-loss check), and each read-back besides the load's by name. */
@@ -241,7 +264,7 @@ public final class Round {
      * also reads back the compat sends).
      */
     private static ExtraSends sendExtras(String namesrvAddress, Path runDir, String runId, int bodySize, boolean toleratesBatchDefect,
-                                         List<NewerClientCheck.Client> newerClients)
+                                         List<NewerClientCheck.Client> newerClients, boolean withTimer, boolean timedPhase)
             throws IOException, InterruptedException {
         CompatSends.Sent compat;
         // under kill-slave every send to broker-a waits out the client's 3 s timeout: a minute or more
@@ -257,7 +280,8 @@ public final class Round {
         // The newer clients run in JVMs of their own while this one sends the relay and the send-backs: all of them wait
         // mostly on the brokers (under kill-slave each send to broker-a waits 3 s), so one after the other only adds up the waits.
         // None of them writes a topic another reads: the clients read the compat topic, the send-backs go to retry topics.
-        ExecutorService clientRunner = Executors.newFixedThreadPool(Math.max(1, newerClients.size()), r -> {
+        // The timed phase waits out its deliver times (1 - 5 s) beside them: it adds no time of its own to a round that has them.
+        ExecutorService clientRunner = Executors.newFixedThreadPool(newerClients.size() + 1, r -> {
             Thread thread = new Thread(r, "hotpath-newer-client");
             thread.setDaemon(true);
             return thread;
@@ -268,6 +292,8 @@ public final class Round {
                 pending.add(clientRunner.submit(() -> NewerClientCheck.run(client, namesrvAddress, runDir, runId, bodySize,
                         compat.ledger(), toleratesBatchDefect)));
             }
+            Future<TimedSends.Sent> timedPending = timedPhase
+                    ? clientRunner.submit(() -> TimedSends.send(namesrvAddress, runId, bodySize, withTimer)) : null;
             RelaySends.Sent relay;
             try (Ticker ignored = Ticker.elapsed("relay: sending delayed and transactional messages to " + RelaySends.TOPIC
                     + " and waiting for the broker's check-back")) {
@@ -296,7 +322,18 @@ public final class Round {
                         newer.compatReadBack().line());
                 newerResults.add(newer);
             }
-            return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect);
+            TimedSends.Sent timed = timedPending == null ? null : awaitClient(timedPending);
+            if (timed == null) {
+                Console.progress("timed: %s", TIMED_SKIPPED_UNDER_FAULT);
+            } else {
+                Console.progress("timed: %d timer (%s), %d delay level 1, %d delay level 2 and %d plain messages to %s: acked %d,"
+                                + " failed %d, seen %d, in %.1f s", withTimer ? TimedSends.TIMER : 0,
+                        withTimer ? "TIMER_DELIVER_MS 1 - 4 s ahead" : "none: no timer in a 4.9.x broker", TimedSends.LEVEL_1,
+                        TimedSends.LEVEL_2, TimedSends.PLAIN, TimedSends.TOPIC, timed.ledger().acked(),
+                        timed.ledger().failed() + timed.ledger().notOk(),
+                        timed.observations().stream().filter(TimedSends.Observation::seen).count(), timed.seconds());
+            }
+            return new ExtraSends(compat, relay, List.copyOf(newerResults), toleratesBatchDefect, timed);
         } finally {
             // on a failure here: interrupt the clients still waiting; each stops its JVM by PID in its own finally
             clientRunner.shutdownNow();
@@ -306,8 +343,8 @@ public final class Round {
         }
     }
 
-    /** The result of one newer-client check, its own failure rethrown as it was thrown. */
-    private static NewerClientCheck.Result awaitClient(Future<NewerClientCheck.Result> future) throws IOException, InterruptedException {
+    /** The result of one newer-client check (or the timed phase), its own failure rethrown as it was thrown. */
+    private static <T> T awaitClient(Future<T> future) throws IOException, InterruptedException {
         try {
             return future.get();
         } catch (ExecutionException e) {

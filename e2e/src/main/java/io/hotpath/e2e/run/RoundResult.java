@@ -1,9 +1,11 @@
 package io.hotpath.e2e.run;
 
 import io.hotpath.e2e.check.DeliveryAudit;
+import io.hotpath.e2e.check.DeliveryLateness;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.check.WarmupVerdict;
 import io.hotpath.e2e.load.LoadResult;
+import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.measure.RunMetrics;
 import io.hotpath.e2e.node.NetworkSummary;
 import io.hotpath.e2e.spec.Distribution;
@@ -35,10 +37,20 @@ import java.util.stream.Collectors;
 public record RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
                           DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
                           FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network,
-                          WarmupVerdict warmup) {
+                          WarmupVerdict warmup, DeliveryLateness timed) {
 
     public RoundResult {
         warmup = warmup == null ? WarmupVerdict.NONE : warmup;
+        timed = timed == null ? DeliveryLateness.NONE : timed;
+    }
+
+    /** A round without the timed phase ({@link DeliveryLateness#NONE}). */
+    public RoundResult(String flavor, Distribution distribution, Path runDir, RoundSpec options, LoadResult load,
+                       DeliveryAudit.DeliveryReport delivery, Map<String, DeliveryAudit.DeliveryReport> extraReadBacks,
+                       FailedSends failedSends, double bootSeconds, double totalSeconds, RunMetrics metrics, NetworkSummary network,
+                       WarmupVerdict warmup) {
+        this(flavor, distribution, runDir, options, load, delivery, extraReadBacks, failedSends, bootSeconds, totalSeconds, metrics,
+                network, warmup, DeliveryLateness.NONE);
     }
 
     /** A round without a warm-up load. */
@@ -57,7 +69,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
     }
 
     public boolean passed() {
-        return delivery.passed() && load.acked() > 0 && failedSends.unexpected() == 0 && warmup.passed();
+        return delivery.passed() && load.acked() > 0 && failedSends.unexpected() == 0 && warmup.passed() && timed.passed();
     }
 
     /** Why the run failed, one phrase per cause ("lost 3", "unexpected failed sends 1 {MQBrokerException code 2=1}"); empty on a pass. */
@@ -76,6 +88,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
             reasons.add("unexpected failed sends " + failedSends.unexpected() + " " + unexpected);
         }
         reasons.addAll(warmup.failureReasons());
+        reasons.addAll(timed.failureReasons());
         return reasons;
     }
 
@@ -102,6 +115,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
         extraReadBacks.forEach((name, report) -> out.append(String.format(Locale.ROOT, "  read-back %s: %s, without WAIT %d%n",
                 name, report.line(), report.withoutWait())));
         out.append(warmup.summaryLines());
+        out.append(timed.summaryLines());
         if (load.maxScheduleLagNanos() >= 0) {
             out.append(String.format(Locale.ROOT, "  paced at %d msg/s: latest send started %.1f ms after its slot%s%n",
                     options.rate(), load.maxScheduleLagMillis(),
@@ -168,6 +182,12 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
         row(rows, results, "stored without WAIT", r -> Long.toString(r.delivery.withoutWait()));
         row(rows, results, "warm-up acked / lost / failed after 1st SEND_OK", r -> !r.warmup.ran() ? "none"
                 : r.warmup.acked() + " / " + r.warmup.delivery().lost() + " / " + r.warmup.unexpectedFailedSends());
+        row(rows, results, "timed: lost / corrupt / early / duplicates", r -> !r.timed.ran() ? "none"
+                : r.timed.lost() + " / " + r.timed.corrupt() + " / " + r.timed.early() + " / " + r.timed.duplicates());
+        for (TimedSends.Kind kind : List.of(TimedSends.Kind.PLAIN, TimedSends.Kind.TIMER, TimedSends.Kind.DELAY_LEVEL_1,
+                TimedSends.Kind.DELAY_LEVEL_2)) {
+            row(rows, results, kind.label() + " late median / p90 / max (ms)", r -> r.timed.cell(kind));
+        }
         row(rows, results, "boot / whole run (s)", r -> String.format(Locale.ROOT, "%.0f / %.0f", r.bootSeconds, r.totalSeconds));
 
         StringJoiner header = new StringJoiner(" | ", "| | ", " |\n");
@@ -230,6 +250,7 @@ public record RoundResult(String flavor, Distribution distribution, Path runDir,
                 field("knownDefect", r.knownDefect())) + "}"));
         json.add("\"extraReadBacks\": " + extra);
         json.add("\"warmup\": " + warmup.json());
+        json.add("\"timed\": " + timed.json());
         json.add(field("seconds", options.seconds())).add(field("rate", options.rate()))
                 .add(field("maxScheduleLagMs", load.maxScheduleLagMillis()));
         json.add("\"brokerJvmOptions\": " + options.brokerJvmOptions().stream().map(RoundResult::quote)

@@ -54,7 +54,10 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
             codes on the wire and audits them the same way; then 4 delayed and 5 transactional messages (one
             committed only on the broker's check-back) to hotpath_smoke_relay, and from a rocketmq-client 4.9.8
             JVM 40 messages and a batch of 16 to hotpath_smoke_498, read back by 4.9.8 and by 4.9.0 (adds ~15 s);
-            on a 5.x line the same from a rocketmq-client 5.3.3 JVM to hotpath_smoke_533.
+            on a 5.x line the same from a rocketmq-client 5.3.3 JVM to hotpath_smoke_533. Beside them, 20 timer
+            messages (TIMER_DELIVER_MS 1-4 s ahead; 5.x lines only), 4 of delay level 1 and 2 of level 2 and 12
+            plain ones to hotpath_smoke_timed, read by a push consumer: each one's lateness (first seen minus the
+            time asked) per kind; a lost, changed, duplicated or early one fails the run.
             On a build with patch 0003 it checks that no CommitLog record of the test topic stores WAIT (and
             reports WAIT per topic, incl. the schedule and transaction system topics), and with --dist both
             that each is shorter than stock by exactly the stock record's WAIT entry and trailing separator

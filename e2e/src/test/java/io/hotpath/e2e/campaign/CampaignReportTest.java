@@ -9,7 +9,9 @@ import com.google.gson.JsonParser;
 import io.hotpath.e2e.campaign.CampaignReport.ArmRound;
 import io.hotpath.e2e.campaign.CampaignVerdicts.Comparison;
 import io.hotpath.e2e.check.DeliveryAudit;
+import io.hotpath.e2e.check.DeliveryLateness;
 import io.hotpath.e2e.check.WarmupVerdict;
+import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.measure.AllocationSites;
 import io.hotpath.e2e.run.RoundResult;
 import io.hotpath.e2e.run.SyntheticResults.Figures;
@@ -444,6 +446,34 @@ class CampaignReportTest {
         JsonObject round = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject()
                 .getAsJsonArray("rounds").get(3).getAsJsonObject();
         assertThat(round.getAsJsonObject("warmup").get("result").getAsString()).isEqualTo("FAIL");
+    }
+
+    @Test
+    void eachArmShowsItsTimedPhasesLatenessOverItsRounds() {
+        List<ArmRound> rounds = new ArrayList<>(rounds(STOCK_490, cpu(100), cpu(100)));
+        rounds.addAll(rounds(PATCHED_490, cpu(90), cpu(90)));
+        long t = 1_764_400_000_000L;
+        for (int i = 0; i < rounds.size(); i++) {
+            ArmRound round = rounds.get(i);
+            RoundResult r = round.result();
+            // delay level 1: stock 60 and 80 ms late, patched 70 and 90 (its second round 900 at worst)
+            long late = (round.arm().equals(STOCK_490) ? 40 : 50) + 20L * round.round();
+            List<TimedSends.Observation> seen = List.of(
+                    new TimedSends.Observation(0, TimedSends.Kind.DELAY_LEVEL_1, t + 1000, t + 1000, true, t + 1000 + late, 1, 1, -1),
+                    new TimedSends.Observation(1, TimedSends.Kind.DELAY_LEVEL_1, t + 1000, t + 1000, true,
+                            t + 1000 + (i == 3 ? 900 : late), 1, 1, -1));
+            rounds.set(i, new ArmRound(round.scenario(), round.round(), round.arm(), new RoundResult(r.flavor(), r.distribution(),
+                    r.runDir(), r.options(), r.load(), r.delivery(), r.extraReadBacks(), r.failedSends(), r.bootSeconds(), r.totalSeconds(),
+                    r.metrics(), r.network(), r.warmup(), DeliveryLateness.judge(seen, false, false))));
+        }
+        CampaignReport report = new CampaignReport(rounds, List.of(STOCK_490, PATCHED_490));
+
+        assertThat(report.markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
+                .contains("| delay level 1 late (ms): p50 / p90 median over rounds, worst max | 70 / 70, 80 (2) | 80 / 485, 900 (2) |")
+                .doesNotContain("| timer late");
+        JsonObject round = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject()
+                .getAsJsonArray("rounds").get(3).getAsJsonObject();
+        assertThat(round.getAsJsonObject("timed").getAsJsonArray("kinds").get(0).getAsJsonObject().get("maxMs").getAsLong()).isEqualTo(900);
     }
 
     /** Thread groups as a broker has them; a group of 0 did not exist in the round. */

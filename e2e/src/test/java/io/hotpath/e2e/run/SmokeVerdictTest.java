@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.hotpath.e2e.check.DeliveryLateness;
 import io.hotpath.e2e.check.FailedSends;
 import io.hotpath.e2e.load.CompatSends;
 import io.hotpath.e2e.load.LedgerFile;
 import io.hotpath.e2e.load.RelaySends;
 import io.hotpath.e2e.load.SendLedger;
+import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.spec.FaultScenario;
 import io.hotpath.e2e.spec.RoundSpec;
 import io.hotpath.e2e.spec.SmokeOptions;
@@ -59,6 +61,28 @@ class SmokeVerdictTest {
         assertThat(result.failureReasons()).containsExactly("unexpected failed sends 1 {load: MQBrokerException code 2=1}");
         assertThat(result.summary()).contains("rejected by flow control 1.0/s (MQBrokerException code 2)")
                 .contains("load: MQBrokerException code 2 x1, UNEXPECTED (flow control: the broker shed load; no fault of this run explains it)");
+    }
+
+    @Test
+    void aRunWhoseTimedPhaseLostATimerMessageFailsAndSaysSoInItsJson() throws Exception {
+        Files.createDirectories(dir.resolve("timed"));
+        RoundResult r = SyntheticResults.run(dir.resolve("timed"), PACED, "5.5.1", SyntheticResults.ledger(100, 100), Map.of());
+        long asked = 1_764_400_002_500L;
+        DeliveryLateness timed = DeliveryLateness.judge(List.of(
+                new TimedSends.Observation(0, TimedSends.Kind.PLAIN, asked - 2500, asked - 2500, true, asked - 2490, 1, 1, -1),
+                new TimedSends.Observation(1, TimedSends.Kind.TIMER, asked, asked - 500, true, -1, 0, 0, -1)), true, false);
+        RoundResult result = new RoundResult(r.flavor(), r.distribution(), r.runDir(), r.options(), r.load(), r.delivery(),
+                r.extraReadBacks(), r.failedSends(), r.bootSeconds(), r.totalSeconds(), r.metrics(), r.network(), r.warmup(), timed);
+
+        // lossless load, no failed send: only the timed phase fails it
+        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(result.verdict()).isEqualTo("FAIL");
+        assertThat(result.failureReasons()).containsExactly("timed phase: lost 1, corrupt 0, early 0, duplicates 0");
+        assertThat(result.summary()).contains("timed hotpath_smoke_timed: FAIL").contains("lost: timer seq 1 was acknowledged and never seen");
+        JsonObject json = JsonParser.parseString(Files.readString(result.writeJson())).getAsJsonObject().getAsJsonObject("timed");
+        assertThat(json.get("result").getAsString()).isEqualTo("FAIL");
+        assertThat(json.get("lost").getAsLong()).isEqualTo(1);
+        assertThat(RoundResult.sideBySide(List.of(result))).contains("| plain late median / p90 / max (ms) | 10 / 10 / 10 |");
     }
 
     @Test
