@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Patch 0008 (5.5.1): an idle {@code TimerDequeuePutMessageService} waits {@code timerDequeuePutIdleWaitMs} on its empty
+ * Patch 0008 (5.5.1, 5.3.3): an idle {@code TimerDequeuePutMessageService} waits {@code timerDequeuePutIdleWaitMs} on its empty
  * queue instead of upstream's 10 ms. Each test runs the real put threads (3, the default) of a {@code TimerMessageStore}
- * built in the class loader of a side: the oracle is Central's rocketmq-store 5.5.1 over the stock lib/, the candidate the
- * patched distribution's lib/ ({@link TimerDequeuePuts}). Timer requests go into the threads' queue at seeded random
+ * built in the class loader of a side: the oracle is, on 5.5.1, Central's rocketmq-store 5.5.1 over the stock lib/, on
+ * 5.3.3 the stock lib/ (upstream's build of its source release); the candidate is the patched distribution's lib/
+ * ({@link TimerDequeuePuts}). Timer requests go into the threads' queue at seeded random
  * moments (so they meet a waiting poll at every phase of its wait) and the time from each offer to its put
  * ({@code escapeBridgeHook}, where the message would enter its topic) is measured on both sides: the patched store with
  * a 1000 ms wait must put them no later than stock beyond a small tolerance. With no requests the put threads' context
@@ -37,10 +38,11 @@ import org.junit.jupiter.api.Test;
  * store with the switch at its default (upstream's 10 ms) and on stock; the same timing check fails on the patched
  * store whose queue's poll does not wake on an offer (the signal removed).
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.3.3")
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.5.1")
 class TimerDequeuePutIdleWaitTest {
 
-    /** The tuned value (patches/5.5.1/tuned.properties). */
+    /** The tuned value (patches/5.5.1/ and patches/5.3.3/tuned.properties). */
     private static final int IDLE_WAIT_MS = 1000;
     private static final int REQUESTS = 20;
     /** Idle wake-ups allowed per put thread per second with a 1000 ms wait: one, and one for slack. */
@@ -51,7 +53,7 @@ class TimerDequeuePutIdleWaitTest {
     @Test
     void idlePutThreadsWakeAtMostTwiceASecondAndPutEveryRequestNoLaterThanStock() throws Exception {
         Timings stock;
-        try (Run run = TimerDequeuePuts.start(TimerWheels.central(), null, null)) {
+        try (Run run = TimerDequeuePuts.start(oracle(), null, null)) {
             stock = run.offerAtRandomMoments(REQUESTS, 300, 42);
             double stockIdle = run.idleWakeUpsPerThreadPerSecond(1000);
             System.out.printf("stock: %s; idle wake-ups per put thread per second: %.1f%n", stock, stockIdle);
@@ -92,7 +94,7 @@ class TimerDequeuePutIdleWaitTest {
     @Test
     void aWaitThatAnOfferDoesNotEndIsCaughtByTheTimingCheck() throws Exception {
         Timings stock;
-        try (Run run = TimerDequeuePuts.start(TimerWheels.central(), null, null)) {
+        try (Run run = TimerDequeuePuts.start(oracle(), null, null)) {
             stock = run.offerAtRandomMoments(6, 300, 3);
         }
         Timings deaf;
@@ -101,6 +103,11 @@ class TimerDequeuePutIdleWaitTest {
         }
         System.out.printf("control, a deaf queue: %s; stock %s%n", deaf, stock);
         assertThat(noLaterThan(deaf, stock)).as("the check on a deaf queue: " + deaf + " vs stock " + stock).isFalse();
+    }
+
+    /** 5.5.1's tree is assembled: Central's store jar is its oracle; 5.3.3's stock lib/ is upstream's build of its source release. */
+    private static TimerWheels.Side oracle() {
+        return BuiltDistributions.upstreamVersion().equals("5.5.1") ? TimerWheels.central() : TimerWheels.stock();
     }
 
     private static void assertNoLaterThan(Timings patched, Timings stock) {
