@@ -169,7 +169,7 @@ public final class IdleReport {
         OtherCpu other = figures.otherCpu();
         return String.format(Locale.ROOT, "%.1f %% of the machine: %s (steal %.1f %%%s)", 100 * other.share(), other.load().label(),
                 other.capacityMicros() <= 0 ? 0 : 100.0 * other.stealMicros() / other.capacityMicros(),
-                OtherCpu.TASK_TIME.equals(other.busySource()) ? ", not counted" : ", counted as other");
+                other.stealCounted() ? ", counted as other" : ", not counted");
     }
 
     /** Writes {@code idle-<release>-<date>.md} and {@code .json} into {@code dir}; returns the Markdown file. */

@@ -50,6 +50,11 @@ public record OtherCpu(String notMeasured, int cpus, long capacityMicros, long b
                 end.tasksTimedSince(start) ? TASK_TIME : IDLE_CLOCKS);
     }
 
+    /** Whether steal is part of {@link #busyMicros} (the idle clocks' complement) and so of the other processes' figure. */
+    public boolean stealCounted() {
+        return !TASK_TIME.equals(busySource);
+    }
+
     public boolean measured() {
         return notMeasured == null;
     }
@@ -93,7 +98,7 @@ public record OtherCpu(String notMeasured, int cpus, long capacityMicros, long b
             return "not measured (" + notMeasured + "): unknown, the window may not have been quiet";
         }
         String figure = String.format(Locale.ROOT, "%.2f s (%.1f %% of the machine's %.1f CPU-s; steal %.2f s, %s)", micros() / 1e6,
-                100 * share(), capacityMicros / 1e6, stealMicros / 1e6, TASK_TIME.equals(busySource) ? "not counted" : "counted");
+                100 * share(), capacityMicros / 1e6, stealMicros / 1e6, stealCounted() ? "counted" : "not counted");
         return switch (load()) {
             case QUIET -> figure + ": quiet";
             case BUSY -> figure + ": BUSY, CPU figures suspect";
