@@ -2,6 +2,7 @@ package io.hotpath.cli;
 
 import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.campaign.CampaignRejudgement;
+import io.hotpath.e2e.idle.IdleReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,10 +21,12 @@ import java.util.stream.Stream;
 final class Verdicts {
 
     static final String USAGE = """
-        usage: bin/hotpath verdicts [--out DIR] [CAMPAIGN.json ...]
+        usage: bin/hotpath verdicts [--out DIR] [CAMPAIGN.json | IDLE.json ...]
 
           CAMPAIGN.json  campaign files (campaign.json of a run, or docs/results/*.json); default: every campaign file in docs/results/
-          --out DIR      where verdicts-campaigns-<date>.{md,json} go (default target/verdicts; docs/results to publish)
+          IDLE.json      idle reports (bin/hotpath idle): each written again, under its own name, with today's counting rule
+          --out DIR      where verdicts-campaigns-<date>.{md,json} and the idle reports go (default target/verdicts;
+                         docs/results to publish)
         """;
 
     private Verdicts() {
@@ -60,6 +63,19 @@ final class Verdicts {
         if (files.isEmpty()) {
             files = committedCampaigns(root.resolve("docs/results"));
         }
+        List<Path> idle = files.stream().filter(Verdicts::isIdle).toList();
+        for (Path file : idle) {
+            try {
+                Path md = IdleReport.judgeAgain(file, out, typed, LocalDate.now(ZoneOffset.UTC).toString());
+                System.err.println("hotpath: " + root.relativize(file) + " judged again: " + root.relativize(md) + " (and .json)");
+            } catch (IOException e) {
+                throw new CommandFailure("cannot judge " + file + " again: " + e.getMessage());
+            }
+        }
+        files = files.stream().filter(f -> !idle.contains(f)).toList();
+        if (files.isEmpty()) {
+            return 0;
+        }
         CampaignRejudgement.Judgement judgement = CampaignRejudgement.judge(root, files);
         String date = LocalDate.now(ZoneOffset.UTC).toString();
         try {
@@ -83,10 +99,20 @@ final class Verdicts {
         }
     }
 
+    /** An idle report (bin/hotpath idle): its JSON says "kind": "idle". */
+    private static boolean isIdle(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8).contains("\"kind\": \"idle\"");
+        } catch (IOException e) {
+            throw new CommandFailure("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
     private static boolean isCampaign(Path file) {
         try {
             String text = Files.readString(file, StandardCharsets.UTF_8);
-            return text.contains("\"rounds\"") && text.contains("\"comparisons\"") && !file.getFileName().toString().startsWith("verdicts-");
+            return text.contains("\"rounds\"") && text.contains("\"comparisons\"") && !file.getFileName().toString().startsWith("verdicts-")
+                    && !isIdle(file);
         } catch (IOException e) {
             throw new CommandFailure("cannot read " + file + ": " + e.getMessage());
         }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class VerdictsTest {
 
     private static final Path COMMITTED = Path.of("..", "docs", "results", "campaign-stock-patched-5.3.3-2026-11-27.json");
+    private static final Path IDLE = Path.of("..", "docs", "results", "idle-5.5.1-2026-11-29.json");
 
     @Test
     void judgesEveryCampaignFileOfTheResultsFolderIntoTargetUnlessToldWhere(@TempDir Path root) throws Exception {
@@ -27,6 +28,21 @@ class VerdictsTest {
                     .allMatch(name -> name.matches("verdicts-campaigns-\\d{4}-\\d{2}-\\d{2}\\.(md|json)"));
         }
         assertThat(Verdicts.committedCampaigns(results)).hasSize(1);
+    }
+
+    @Test
+    void anIdleReportIsWrittenAgainUnderItsOwnNameAndIsNoCampaign(@TempDir Path root) throws Exception {
+        Path results = Files.createDirectories(root.resolve("docs/results"));
+        Path idle = results.resolve(IDLE.getFileName());
+        Files.copy(IDLE, idle);
+
+        assertThat(Verdicts.committedCampaigns(results)).isEmpty();
+        assertThat(Verdicts.run(root, List.of("docs/results/" + IDLE.getFileName()), "bin/hotpath verdicts x")).isZero();
+
+        Path md = root.resolve("target/verdicts/idle-5.5.1-2026-11-29.md");
+        assertThat(Files.readString(md)).contains("Judged again on ").contains("by `bin/hotpath verdicts x`")
+                .contains("of the baseline's median master CPU");
+        assertThat(root.resolve("target/verdicts/idle-5.5.1-2026-11-29.json")).exists();
     }
 
     @Test

@@ -24,7 +24,7 @@ import java.util.Map;
  * is empty unless {@code --lines} was given; then the campaign compares those lines instead of one {@code line}.
  */
 public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> sizes, int queues, int rate, int warmupSeconds,
-                              int warmupJitPercent,
+                              int warmupJitPercent, int warmupRate,
                               int seconds, boolean ci, int basePort, boolean privateNetwork, boolean help, NetMode net,
                               String line, List<String> lines, List<String> armKinds, Path tunedFile, boolean allocationSites) {
 
@@ -41,7 +41,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
 
     public static final String USAGE = """
             usage: bin/hotpath campaign [--rounds K] [--threads 16,32] [--sizes 1024] [--queues 8] [--rate N]
-                                        [--warmup S] [--warmup-jit P] [--seconds S] [--ci] [--net loopback|realistic]
+                                        [--warmup S] [--warmup-jit P] [--warmup-rate N] [--seconds S] [--ci]
+                                        [--net loopback|realistic]
                                         [--line R | --lines R1,R2,...] [--arms A1,A2,...] [--tuned FILE]
                                         [--alloc-sites] [--base-port P] [--no-netns]
 
@@ -71,6 +72,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --warmup S      unmeasured warm-up seconds per round (with --warmup-jit: at most)  [default: 20]
               --warmup-jit P  warm up in 15 s slices until the masters' JIT compiler used less than
                               P % of their CPU in two in a row (5 for a CPU claim); 0 = fixed --warmup  [default: 0]
+              --warmup-rate N the warm-up load's msg/s, 0 = unpaced: a low --rate compiles the send path
+                              slowly, e.g. --rate 250 --warmup-rate 2500  [default: the --rate]
               --seconds S     measured seconds per round                                 [default: 30]
               --ci            short check instead: one patched run with kill -9 of a slave, then the
                               store upgrade (stock -> patched) and rollback (patched -> stock) check,
@@ -116,6 +119,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         int rate = 4000;
         int warmup = 20;
         int warmupJit = 0;
+        int warmupRate = Warmup.MEASURED_RATE;
         int seconds = 30;
         boolean ci = false;
         int basePort = ClusterLayout.DEFAULT_BASE_PORT;
@@ -154,6 +158,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
                 case "--rate" -> rate = number(option, value(option, inline, rest), 0, 1_000_000);
                 case "--warmup" -> warmup = number(option, value(option, inline, rest), 0, 3600);
                 case "--warmup-jit" -> warmupJit = number(option, value(option, inline, rest), 0, 99);
+                case "--warmup-rate" -> warmupRate = number(option, value(option, inline, rest), 0, 1_000_000);
                 case "--seconds" -> seconds = number(option, value(option, inline, rest), 1, 3600);
                 case "--base-port" -> basePort = number(option, value(option, inline, rest),
                         ClusterLayout.MIN_BASE_PORT, ClusterLayout.MAX_BASE_PORT);
@@ -170,6 +175,9 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
         if (warmupJit > 0 && warmup == 0) {
             throw new UsageException("--warmup-jit needs a --warmup above 0: it is the warm-up's limit");
         }
+        if (warmupRate != Warmup.MEASURED_RATE && warmup == 0) {
+            throw new UsageException("--warmup-rate paces the warm-up: give a --warmup above 0 too");
+        }
         if (ci && !armKinds.equals(FLAVORS)) {
             throw new UsageException("--ci runs its own check of stock and patched: give it no --arms");
         }
@@ -180,7 +188,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             throw new UsageException("--tuned names the configuration of the tuned arms: give --arms with stock+tuned"
                     + " or patched+tuned too");
         }
-        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, warmupJit, seconds, ci, basePort, privateNetwork, help, net,
+        return new CampaignOptions(rounds, threads, sizes, queues, rate, warmup, warmupJit, warmupRate, seconds, ci, basePort, privateNetwork, help, net,
                 line, lines, armKinds, tunedFile, allocationSites);
     }
 
@@ -275,7 +283,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
 
     /** The warm-up of every measured round. */
     public Warmup warmup() {
-        return new Warmup(warmupSeconds, warmupJitPercent / 100.0);
+        return new Warmup(warmupSeconds, warmupJitPercent / 100.0, warmupRate);
     }
 
     /** One measured round of a scenario (the arm's distribution is the caller's). */

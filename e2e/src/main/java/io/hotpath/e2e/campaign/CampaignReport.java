@@ -480,6 +480,7 @@ public final class CampaignReport {
         head.add("\"verdictRules\": " + GSON.toJson(Map.of("minRoundsPerArm", CampaignVerdicts.MIN_ROUNDS, "alpha", CampaignVerdicts.ALPHA,
                 "test", "exact two-sided permutation test of the difference of means, Holm over each arm's metrics",
                 "counted", "passed, lost nothing, quiet machine, masters' JIT below " + RunMetrics.WARM_JIT_SHARE + " of their CPU")));
+        head.add("\"warmup\": " + GSON.toJson(options.warmup().describe()));
         head.add("\"excludedRounds\": " + GSON.toJson(verdicts.exclusions()));
         return String.format(Locale.ROOT, "{\n  %s,\n  \"rounds_per_arm\": %d,\n  \"threads\": %s,\n  \"sizes\": %s,\n  \"queues\": %d,"
                         + "\n  \"rate\": %d,\n  \"warmupSeconds\": %d,\n  \"seconds\": %d,\n  \"rounds\": %s,\n  \"comparisons\": %s,"

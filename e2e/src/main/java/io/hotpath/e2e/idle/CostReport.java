@@ -73,10 +73,12 @@ public final class CostReport {
             releases.add(idle.setup().release());
             arms.addAll(idle.setup().arms());
             Map<String, Integer> counted = new LinkedHashMap<>();
-            for (IdleRound round : idle.rounds()) {
+            List<RoundFigures> judged = IdleReport.verdictFigures(idle);
+            for (int i = 0; i < idle.rounds().size(); i++) {
+                IdleRound round = idle.rounds().get(i);
                 counted.putIfAbsent(round.arm(), 0);
                 Double ms = round.figures().cpu(IdleFigures.MASTER);
-                if (ms != null && round.verdictFigures(IdleReport.METRICS).counts()) {
+                if (ms != null && judged.get(i).counts()) {
                     counted.merge(round.arm(), 1, Integer::sum);
                     idlePoints.computeIfAbsent(round.arm(), a -> new ArrayList<>()).add(CostModel.Point.idle(ms));
                     nominalRates.computeIfAbsent(round.arm(), a -> new LinkedHashSet<>()).add(0);

@@ -402,7 +402,7 @@ public final class Round {
         List<WarmupSlice> slices = new ArrayList<>();
         if (!warmup.untilWarm()) {
             slices.add(warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup", options.bodySize()), options,
-                    warmup.maxSeconds(), slices));
+                    warmup, warmup.maxSeconds(), slices));
             return slices;
         }
         int done = 0;
@@ -413,7 +413,7 @@ public final class Round {
             Map<String, ThreadCpuTimes> before = masterThreads(cluster);
             // a run id of its own per slice: each slice's ledger starts at seq 0, and the read-back tells them apart by it
             slices.add(warmUpFor(cluster, new SeededMessages(WARMUP_LOAD_TOPIC, runId + "-warmup-" + slice++, options.bodySize()),
-                    options, seconds, slices));
+                    options, warmup, seconds, slices));
             done += seconds;
             double share = jitShareSince(cluster, before, masterThreads(cluster));
             Console.progress("warm-up: %d s so far, the masters' JIT compiler used %.1f %% of their CPU in the last %d s",
@@ -434,12 +434,13 @@ public final class Round {
      * as the cluster's. A paced load sends at most rate x seconds, so its ledger is sized to that: the warm-up's ledgers are
      * kept until the read-back after the measured load.
      */
-    private static WarmupSlice warmUpFor(LocalCluster cluster, SeededMessages messages, RoundSpec options, int seconds,
-                                         List<WarmupSlice> earlier) throws InterruptedException {
+    private static WarmupSlice warmUpFor(LocalCluster cluster, SeededMessages messages, RoundSpec options, Warmup warmup,
+                                         int seconds, List<WarmupSlice> earlier) throws InterruptedException {
         long unpaced = (long) seconds * RoundSpec.TIMED_CAPACITY_PER_SECOND;
-        int capacity = (int) Math.min(50_000_000L, options.rate() > 0 ? Math.min(unpaced, (long) seconds * options.rate()) : unpaced);
+        int rate = warmup.rateFor(options.rate());
+        int capacity = (int) Math.min(50_000_000L, rate > 0 ? Math.min(unpaced, (long) seconds * rate) : unpaced);
         LoadResult result = new LoadProducer(cluster.namesrvAddress(),
-                new LoadProducer.LoadSpec(messages, capacity, options.threads(), seconds, options.rate())).run();
+                new LoadProducer.LoadSpec(messages, capacity, options.threads(), seconds, rate)).run();
         List<SendLedger> ledgers = new ArrayList<>(earlier.stream().map(s -> s.load().ledger()).toList());
         ledgers.add(result.ledger());
         long firstAck = WarmupVerdict.firstAckNanos(ledgers);

@@ -68,6 +68,18 @@ class CampaignOptionsTest {
     }
 
     @Test
+    void aWarmUpMayRunAtARateOfItsOwn() {
+        Warmup warm = CampaignOptions.parse("--rate", "250", "--warmup", "180", "--warmup-jit", "5", "--warmup-rate", "2500").warmup();
+        assertThat(warm.rateFor(250)).isEqualTo(2500);
+        assertThat(warm.describe()).isEqualTo("until the masters' JIT is below 5 % of their CPU, at most 180 s at 2500 msg/s");
+        assertThat(CampaignOptions.parse("--warmup-rate", "0").warmup().describe()).isEqualTo("20 s unpaced");
+        assertThat(CampaignOptions.parse("--rate", "250").warmup().rateFor(250)).isEqualTo(250);
+        assertThatThrownBy(() -> CampaignOptions.parse("--warmup", "0", "--warmup-rate", "2500")).isInstanceOf(UsageException.class)
+                .hasMessage("--warmup-rate paces the warm-up: give a --warmup above 0 too");
+        assertThatThrownBy(() -> CampaignOptions.parse("--warmup-rate", "-1")).isInstanceOf(UsageException.class);
+    }
+
+    @Test
     void rejectsBadListsInOneLine() {
         assertThatThrownBy(() -> CampaignOptions.parse("--threads", "16,x")).isInstanceOf(UsageException.class)
                 .hasMessage("--threads must be a whole number, got 'x'");

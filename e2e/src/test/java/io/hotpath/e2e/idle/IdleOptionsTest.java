@@ -37,7 +37,7 @@ class IdleOptionsTest {
 
         assertThat(options.rounds()).isEqualTo(3);
         assertThat(options.settleSeconds()).isEqualTo(60);
-        assertThat(options.maxSettleSeconds()).isEqualTo(300);
+        assertThat(options.maxSettleSeconds()).isEqualTo(480);
         assertThat(options.seconds()).isEqualTo(60);
         assertThat(options.line()).isNull();
         assertThat(options.privateNetwork()).isTrue();

@@ -44,6 +44,14 @@ class IdleReportTest {
         return new IdleRound(round, arm, "5.5.1", arm, "/x/idle-1/r" + round + "-" + arm, other.load().label(), 90, figures);
     }
 
+    /** A quiet round whose masters' compiler used {@code jitShare} of their {@code masterMs}. */
+    private static IdleRound jitRound(int round, String arm, double masterMs, double jitShare) {
+        IdleRound plain = round(round, arm, masterMs, QUIET);
+        IdleFigures f = plain.figures();
+        return new IdleRound(round, arm, "5.5.1", arm, plain.runDir(), plain.machine(), 300,
+                new IdleFigures(f.seconds(), f.roles(), f.otherCpu(), jitShare));
+    }
+
     private static List<IdleRound> rounds(double[] stock, double[] patched, OtherCpu other) {
         List<IdleRound> rounds = new ArrayList<>();
         for (int i = 0; i < stock.length; i++) {
@@ -100,6 +108,25 @@ class IdleReportTest {
         String allBusy = new IdleReport(SETUP, rounds(new double[] {80}, new double[] {8}, BUSY)).markdown();
         assertThat(allBusy).contains("**no round counts: medians over every round, for orientation only, not a result**");
         assertThat(allBusy).contains("| ReputMessageSer | 32.00 | 3.20 |");
+    }
+
+    @Test
+    void everyArmIsAllowedTheSameJitCpuFivePercentOfTheBaselinesMedian() {
+        // stock masters at 100 ms/s with a JIT of 2.5; patched at 50 ms/s with 4 (8 % of its own CPU) and 6 ms/s
+        List<IdleRound> rounds = List.of(jitRound(1, "stock", 100, 0.025), jitRound(1, "patched", 50, 0.08),
+                jitRound(2, "stock", 100, 0.025), jitRound(2, "patched", 50, 0.12));
+
+        String md = new IdleReport(SETUP, rounds).markdown();
+
+        assertThat(md).contains("(5.00 ms/s per master: the same allowance in every arm");
+        assertThat(md).contains("| 1 | patched | yes |").contains("| 4.00 ms/s, 8.0 % |");
+        assertThat(md).contains("| 2 | patched | no: not warm (JIT 6.0 % of the baseline's median master CPU, 100.0 ms/s, warm below 5 %) |");
+        // the control: a share of each round's own CPU would drop the cheaper arm's round 1 for its compiler alone
+        assertThat(rounds.get(1).verdictFigures(IdleReport.METRICS, -1).exclusions())
+                .containsExactly("not warm (JIT 8.0 % of master CPU, warm below 5 %)");
+        assertThat(IdleReport.baselineMasterCpu("stock", List.of(jitRound(1, "stock", 90, 0.01), jitRound(2, "stock", 110, 0.01),
+                round(3, "stock", 300, BUSY)))).isEqualTo(100);
+        assertThat(IdleReport.baselineMasterCpu("stock", List.of(round(1, "stock", 300, BUSY)))).isEqualTo(-1);
     }
 
     @Test
