@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CostTest {
 
-    private static final Path IDLE = Path.of("..", "docs", "results", "idle-5.5.1-2026-11-29.json");
+    private static final Path IDLE = Path.of("..", "docs", "results", "idle-stock-patched-5.5.1-2026-11-29.json");
     private static final Path CAMPAIGN = Path.of("..", "docs", "results", "campaign-stock-patched-5.5.1-2026-11-28.json");
 
     @Test
