@@ -54,7 +54,8 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
             "4.9.8 stock", ...): each round runs every arm once on the same seeded messages, in that order on odd rounds
             and in reverse on even ones.
             Writes e2e/target/e2e/campaign-<timestamp>/ with campaign.json, report.md (over the rounds that count:
-            passed, lossless, quiet machine, masters' JIT below 5 % of their CPU; medians, min-max, the ratio of
+            passed, lossless, quiet machine, masters' JIT below 5 % of the baseline's median master CPU per
+            message; medians, min-max, the ratio of
             every arm to the first, an exact permutation p per metric with Holm's correction over the metrics, and
             a verdict: "resolved" needs >= 5 counted rounds per arm, ranges apart and Holm-adjusted p <= 0.05,
             which over 15 metrics takes >= 6 counted rounds per arm; fewer is "indicative"; the masters' CPU per

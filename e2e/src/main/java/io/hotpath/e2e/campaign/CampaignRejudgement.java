@@ -49,9 +49,19 @@ public final class CampaignRejudgement {
         for (Path file : files) {
             judged.add(judge(root, file));
         }
-        return new Judgement(String.format(Locale.ROOT, "counted: passed, lossless, quiet, JIT below %.0f %%; resolved: >= %d counted"
+        return new Judgement(String.format(Locale.ROOT, "counted: passed, lossless, quiet, JIT below %.0f %% of the baseline's median"
+                + " master CPU per message (the same us/msg in every arm); resolved: >= %d counted"
                 + " rounds per arm, ranges apart, Holm-adjusted exact permutation p <= %.2f", 100 * io.hotpath.e2e.measure.RunMetrics.WARM_JIT_SHARE,
                 CampaignVerdicts.MIN_ROUNDS, CampaignVerdicts.ALPHA), judged);
+    }
+
+    /** A campaign.json's rounds as its verdicts judge them today (the same JIT allowance in every arm). */
+    public static List<RoundFigures> judgedRounds(JsonObject json) {
+        List<String> arms = new ArrayList<>();
+        json.getAsJsonArray("arms").forEach(a -> arms.add(a.getAsString()));
+        List<RoundFigures> rounds = new ArrayList<>();
+        json.getAsJsonArray("rounds").forEach(element -> rounds.add(figures(element.getAsJsonObject())));
+        return new CampaignVerdicts(rounds, arms, CampaignReport.METRICS, CampaignReport.JIT_BASIS).judged();
     }
 
     static FileJudgement judge(Path root, Path file) {
@@ -65,7 +75,7 @@ public final class CampaignRejudgement {
         for (JsonElement element : json.getAsJsonArray("rounds")) {
             rounds.add(figures(element.getAsJsonObject()));
         }
-        CampaignVerdicts verdicts = new CampaignVerdicts(rounds, arms, CampaignReport.METRICS);
+        CampaignVerdicts verdicts = new CampaignVerdicts(rounds, arms, CampaignReport.METRICS, CampaignReport.JIT_BASIS);
         Map<String, CampaignVerdicts.Comparison> now = new LinkedHashMap<>();
         for (String scenario : verdicts.scenarios()) {
             verdicts.comparisons(scenario).forEach(c -> now.put(c.scenario() + "|" + c.metric() + "|" + c.arm(), c));
@@ -95,7 +105,7 @@ public final class CampaignRejudgement {
         }
         Map<String, Integer> counted = new LinkedHashMap<>();
         for (String arm : arms) {
-            counted.put(arm, (int) rounds.stream().filter(r -> r.arm().equals(arm) && r.counts()).count());
+            counted.put(arm, (int) verdicts.judged().stream().filter(r -> r.arm().equals(arm) && r.counts()).count());
         }
         return new FileJudgement(root.relativize(file.toAbsolutePath()).toString(), arms, json.has("rate") ? json.get("rate").getAsInt() : -1,
                 rounds.size(), verdicts.exclusions(), counted, oldResolved, stillResolved, nowIndicative, rows);

@@ -55,11 +55,21 @@ public final class CampaignVerdicts {
     private final List<String> arms;
     private final List<Compared> metrics;
 
-    /** {@code arms}: labels in report order, the first the baseline. */
-    public CampaignVerdicts(List<RoundFigures> rounds, List<String> arms, List<? extends Compared> metrics) {
-        this.rounds = List.copyOf(rounds);
+    /**
+     * {@code arms}: labels in report order, the first the baseline. {@code jitBasis}: the master CPU metric every arm's JIT
+     * allowance is a share of, the baseline's median ({@link RoundFigures#withTheBaselinesJitBasis}); null: each round's
+     * own share as given.
+     */
+    public CampaignVerdicts(List<RoundFigures> rounds, List<String> arms, List<? extends Compared> metrics, Compared jitBasis) {
         this.arms = List.copyOf(arms);
+        this.rounds = jitBasis == null ? List.copyOf(rounds)
+                : RoundFigures.withTheBaselinesJitBasis(rounds, this.arms.get(0), jitBasis.key(), jitBasis.unit());
         this.metrics = List.copyOf(metrics);
+    }
+
+    /** Every round as judged: with the JIT share the allowance compares (see the constructor). */
+    public List<RoundFigures> judged() {
+        return rounds;
     }
 
     public List<String> scenarios() {

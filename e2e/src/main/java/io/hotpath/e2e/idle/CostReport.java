@@ -2,7 +2,6 @@ package io.hotpath.e2e.idle;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import io.hotpath.e2e.UsageException;
@@ -98,10 +97,9 @@ public final class CostReport {
             releases.add(campaign.get("release").getAsString());
             campaign.getAsJsonArray("arms").forEach(a -> arms.add(a.getAsString()));
             Map<String, Integer> counted = new LinkedHashMap<>();
-            int rounds = 0;
-            for (JsonElement element : campaign.getAsJsonArray("rounds")) {
-                rounds++;
-                RoundFigures round = CampaignRejudgement.figures(element.getAsJsonObject());
+            List<RoundFigures> judged = CampaignRejudgement.judgedRounds(campaign);
+            int rounds = judged.size();
+            for (RoundFigures round : judged) {
                 counted.putIfAbsent(round.arm(), 0);
                 Double tps = round.figure("tps");
                 Double micros = round.figure("masterCpuMicrosPerMsg");
@@ -169,12 +167,26 @@ public final class CostReport {
             out.append(String.format(Locale.ROOT, "| %s | %d + %d | %.1f | %.1f | %s | %d", arm.arm(), arm.idlePoints(), arm.campaignPoints(),
                     m.fixedMsPerSecond(), m.marginalMicrosPerMessage(), m.degreesOfFreedom() == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f",
                             m.residualMsPerSecond()), m.degreesOfFreedom()));
-            READ_OFF_RATES.forEach(rate -> out.append(String.format(Locale.ROOT, " | %.1f", arm.predicted().get(rate))));
+            double measuredUpTo = measuredUpTo(m);
+            READ_OFF_RATES.forEach(rate -> out.append(String.format(Locale.ROOT, " | %.1f%s", arm.predicted().get(rate),
+                    rate > measuredUpTo ? " (extrapolated)" : "")));
             out.append(" |\n");
         }
         out.append("\nA model is a description of the counted rounds, not a verdict: the verdicts (rounds, ranges, p) are the source"
-                + " files'.\n");
+                + " files'. \"(extrapolated)\": a rate above every counted round of the arm (acknowledged rates scatter a few %"
+                + " around a paced campaign's, hence the margin of ").append(Math.round(100 * (RATE_SCATTER - 1))).append(" %).\n");
         return out.toString();
+    }
+
+    /** How far above a paced campaign's rate its acknowledged rates may scatter and still be "measured at" that rate. */
+    static final double RATE_SCATTER = 1.05;
+
+    /**
+     * The highest cluster rate the model's points were measured at (msg/s, with {@link #RATE_SCATTER}): a read-off above it
+     * extends the line beyond its points, which a fixed cost measured at 0 and 250 msg/s does not make true at 2500.
+     */
+    static double measuredUpTo(CostModel model) {
+        return RATE_SCATTER * MASTERS * model.points().stream().mapToDouble(CostModel.Point::messagesPerSecond).max().orElse(0);
     }
 
     /** Writes cost-<release>-<date>.{md,json} into {@code dir}; returns the Markdown file. */

@@ -63,34 +63,19 @@ public final class IdleReport {
     public IdleReport(Setup setup, List<IdleRound> rounds) {
         this.setup = setup;
         this.rounds = List.copyOf(rounds);
-        this.jitBasis = baselineMasterCpu(setup.arms().get(0), this.rounds);
-        this.verdicts = new CampaignVerdicts(this.rounds.stream().map(r -> r.verdictFigures(METRICS, jitBasis)).toList(), setup.arms(),
-                METRICS);
+        this.verdicts = verdicts(setup.arms(), this.rounds);
+        this.jitBasis = RoundFigures.baselineMedian(this.rounds.stream().map(r -> r.verdictFigures(METRICS)).toList(), setup.arms().get(0),
+                IdleRound.SCENARIO, METRICS.get(0).key());
     }
 
-    /**
-     * What every arm's JIT allowance is a share of: the baseline arm's median master CPU over its quiet rounds, ms/s per
-     * master (-1 without one: then each round's own). The same allowance in ms/s for every arm, because an idle broker's
-     * compiler runs on for minutes after boot at a few ms/s whatever the arm, and the cheaper arm compiles its rarer calls
-     * later: idle 5.5.1 masters 5 to 6 minutes after boot, stock's JIT 2.3-2.5 ms/s was 2.5 % of its 95-100 ms/s, patched+tuned's
-     * 3.7-4.5 ms/s 7-8 % of its 53-54 (2026-11-29). A share of each arm's own CPU dropped the cheaper arm's rounds for
-     * the compiler's CPU, which its figure includes: the allowance bounds that to the same ms/s in every arm.
-     */
-    static double baselineMasterCpu(String baseline, List<IdleRound> rounds) {
-        double[] quiet = rounds.stream().filter(r -> r.arm().equals(baseline) && "quiet".equals(r.machine()))
-                .map(r -> r.figures().cpu(IdleFigures.MASTER)).filter(ms -> ms != null && ms > 0)
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-        if (quiet.length == 0) {
-            return -1;
-        }
-        int mid = quiet.length / 2;
-        return quiet.length % 2 == 1 ? quiet[mid] : (quiet[mid - 1] + quiet[mid]) / 2;
+    /** The campaign's verdicts over idle rounds: every arm allowed the JIT CPU of 5 % of the baseline's median master CPU. */
+    private static CampaignVerdicts verdicts(List<String> arms, List<IdleRound> rounds) {
+        return new CampaignVerdicts(rounds.stream().map(r -> r.verdictFigures(METRICS)).toList(), arms, METRICS, METRICS.get(0));
     }
 
     /** The verdicts' view of every round of {@code json}, judged as the report judges them. */
     static List<RoundFigures> verdictFigures(Json json) {
-        double basis = baselineMasterCpu(json.baseline(), json.rounds());
-        return json.rounds().stream().map(r -> r.verdictFigures(METRICS, basis)).toList();
+        return verdicts(json.setup().arms(), json.rounds()).judged();
     }
 
     public List<CampaignVerdicts.Comparison> comparisons() {
@@ -162,9 +147,11 @@ public final class IdleReport {
         out.append("\n## Rounds\n\n| round | arm | counts | other processes | settled s | masters' JIT (per master, % of its CPU) | master ms/s | slave ms/s | name server ms/s"
                 + " | controller ms/s | master wake-ups/s | slave wake-ups/s | run |\n"
                 + "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        for (IdleRound round : rounds) {
+        List<RoundFigures> judged = verdicts.judged();
+        for (int i = 0; i < rounds.size(); i++) {
+            IdleRound round = rounds.get(i);
             IdleFigures f = round.figures();
-            List<String> why = round.verdictFigures(METRICS, jitBasis).exclusions();
+            List<String> why = judged.get(i).exclusions();
             out.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", round.round(),
                     round.arm(), why.isEmpty() ? "yes" : "no: " + String.join("; ", why), otherCpu(f), round.settledSeconds(),
                     f.masterJitShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%s ms/s, %.1f %%", num(round.jitMsPerSecond()),

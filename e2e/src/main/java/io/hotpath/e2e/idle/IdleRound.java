@@ -3,7 +3,6 @@ package io.hotpath.e2e.idle;
 import io.hotpath.e2e.campaign.RoundFigures;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,20 +19,14 @@ public record IdleRound(int round, String arm, String line, String flavor, Strin
 
     /**
      * What the verdicts know of this round: an idle round that finished passed (a node that died fails the whole run), lost
-     * nothing (nothing was sent), and counts when quiet and warm ({@link RoundFigures#exclusions()}). Warm: the masters'
-     * JIT CPU under the share of {@code baselineMasterCpu} (ms/s per master; 0 or less: of this round's own master CPU).
+     * nothing (nothing was sent), and counts when quiet and warm ({@link RoundFigures#exclusions()}; the JIT share here
+     * is of this round's own master CPU: {@link IdleReport} judges it against the baseline's).
      */
-    RoundFigures verdictFigures(List<IdleReport.Metric> metrics, double baselineMasterCpu) {
+    RoundFigures verdictFigures(List<IdleReport.Metric> metrics) {
         Map<String, Double> values = new LinkedHashMap<>();
         metrics.forEach(metric -> values.put(metric.key(), metric.value().apply(figures)));
-        if (figures.masterJitShare() < 0) {
-            return new RoundFigures(SCENARIO, round, arm, true, List.of(), 0, machine, null, values);
-        }
-        if (baselineMasterCpu <= 0) {
-            return new RoundFigures(SCENARIO, round, arm, true, List.of(), 0, machine, figures.masterJitShare(), values);
-        }
-        return new RoundFigures(SCENARIO, round, arm, true, List.of(), 0, machine, jitMsPerSecond() / baselineMasterCpu, values,
-                String.format(Locale.ROOT, "the baseline's median master CPU, %.1f ms/s", baselineMasterCpu));
+        return new RoundFigures(SCENARIO, round, arm, true, List.of(), 0, machine,
+                figures.masterJitShare() < 0 ? null : figures.masterJitShare(), values);
     }
 
     /** The masters' JIT compiler CPU in the window, ms/s per master; 0 when it used none. */

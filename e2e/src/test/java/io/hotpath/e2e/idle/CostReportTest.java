@@ -70,9 +70,13 @@ class CostReportTest {
     }
 
     private Path campaignFile(JsonObject... rounds) throws IOException {
+        return campaignFile(2500, rounds);
+    }
+
+    private Path campaignFile(int rate, JsonObject... rounds) throws IOException {
         JsonObject campaign = new JsonObject();
         campaign.addProperty("release", "5.5.1");
-        campaign.addProperty("rate", 2500);
+        campaign.addProperty("rate", rate);
         JsonArray arms = new JsonArray();
         arms.add("stock");
         arms.add("patched");
@@ -111,6 +115,21 @@ class CostReportTest {
         assertThat(patched.model().fixedMsPerSecond()).isCloseTo(10, offset(1e-9));
         assertThat(patched.model().marginalMicrosPerMessage()).isCloseTo(292, offset(1e-9));
         assertThat(CostReport.markdown(report)).contains("| stock | 2 + 2 | 80.0 | 336.0 | 0.0 | 2 | 976.0 | 400.0 |");
+    }
+
+    @Test
+    void aReadOffAboveEveryCountedRateSaysItIsExtrapolated() throws IOException {
+        Path campaign = campaignFile(250, campaignRound(1, "stock", "PASS", 251, 1000), campaignRound(1, "patched", "PASS", 249, 700),
+                campaignRound(2, "patched", "PASS", 250, 700), campaignRound(2, "stock", "PASS", 250, 1000));
+
+        String md = CostReport.markdown(CostReport.of(root, List.of(idleFile()), List.of(campaign), "bin/hotpath cost", "2026-11-29"));
+
+        // the 250 read-off is within the acknowledged rates; 2500 is ten times past them
+        assertThat(md).containsPattern("\\| stock \\| 2 \\+ 2 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.na/]+ \\| 2 \\| [0-9.]+ \\| [0-9.]+ \\(extrapolated\\) \\|");
+        // the control: the 2500 campaign's models read off at 2500 are not extrapolated
+        Path at2500 = campaignFile(campaignRound(1, "stock", "PASS", 2500, 400), campaignRound(1, "patched", "PASS", 2500, 300));
+        assertThat(CostReport.markdown(CostReport.of(root, List.of(idleFile()), List.of(at2500), "c", "d"))).doesNotContain("| 400.0 (extrapolated)")
+                .contains("| 400.0 |");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.Gson;
 import io.hotpath.e2e.campaign.CampaignVerdicts;
+import io.hotpath.e2e.campaign.RoundFigures;
 import io.hotpath.e2e.measure.OtherCpu;
 import io.hotpath.e2e.measure.ThreadGroupCpu;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class IdleReportTest {
@@ -120,13 +122,16 @@ class IdleReportTest {
 
         assertThat(md).contains("(5.00 ms/s per master: the same allowance in every arm");
         assertThat(md).contains("| 1 | patched | yes |").contains("| 4.00 ms/s, 8.0 % |");
-        assertThat(md).contains("| 2 | patched | no: not warm (JIT 6.0 % of the baseline's median master CPU, 100.0 ms/s, warm below 5 %) |");
+        assertThat(md).contains("| 2 | patched | no: not warm (JIT 6.0 % of the baseline's median master CPU, 100 ms/s per master, warm below 5 %) |");
         // the control: a share of each round's own CPU would drop the cheaper arm's round 1 for its compiler alone
-        assertThat(rounds.get(1).verdictFigures(IdleReport.METRICS, -1).exclusions())
+        assertThat(rounds.get(1).verdictFigures(IdleReport.METRICS).exclusions())
                 .containsExactly("not warm (JIT 8.0 % of master CPU, warm below 5 %)");
-        assertThat(IdleReport.baselineMasterCpu("stock", List.of(jitRound(1, "stock", 90, 0.01), jitRound(2, "stock", 110, 0.01),
-                round(3, "stock", 300, BUSY)))).isEqualTo(100);
-        assertThat(IdleReport.baselineMasterCpu("stock", List.of(round(1, "stock", 300, BUSY)))).isEqualTo(-1);
+        // the basis: the baseline's rounds that count but for the JIT (a busy one does not)
+        assertThat(RoundFigures.baselineMedian(Stream.of(jitRound(1, "stock", 90, 0.01), jitRound(2, "stock", 110, 0.01),
+                round(3, "stock", 300, BUSY)).map(r -> r.verdictFigures(IdleReport.METRICS)).toList(), "stock", IdleRound.SCENARIO,
+                "masterCpuMsPerSec")).isEqualTo(100);
+        assertThat(RoundFigures.baselineMedian(List.of(round(1, "stock", 300, BUSY).verdictFigures(IdleReport.METRICS)), "stock",
+                IdleRound.SCENARIO, "masterCpuMsPerSec")).isEqualTo(-1);
     }
 
     @Test
