@@ -102,17 +102,21 @@ final class Verdicts {
     /** An idle report (bin/hotpath idle): its JSON says "kind": "idle". */
     private static boolean isIdle(Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8).contains("\"kind\": \"idle\"");
+            return isIdle(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new CommandFailure("cannot read " + file + ": " + e.getMessage());
         }
+    }
+
+    private static boolean isIdle(String json) {
+        return json.contains("\"kind\": \"idle\"");
     }
 
     private static boolean isCampaign(Path file) {
         try {
             String text = Files.readString(file, StandardCharsets.UTF_8);
             return text.contains("\"rounds\"") && text.contains("\"comparisons\"") && !file.getFileName().toString().startsWith("verdicts-")
-                    && !isIdle(file);
+                    && !isIdle(text);
         } catch (IOException e) {
             throw new CommandFailure("cannot read " + file + ": " + e.getMessage());
         }

@@ -57,11 +57,19 @@ public final class CampaignRejudgement {
 
     /** A campaign.json's rounds as its verdicts judge them today (the same JIT allowance in every arm). */
     public static List<RoundFigures> judgedRounds(JsonObject json) {
+        return new CampaignVerdicts(rounds(json), arms(json), CampaignReport.METRICS, CampaignReport.JIT_BASIS).judged();
+    }
+
+    private static List<String> arms(JsonObject json) {
         List<String> arms = new ArrayList<>();
         json.getAsJsonArray("arms").forEach(a -> arms.add(a.getAsString()));
+        return arms;
+    }
+
+    private static List<RoundFigures> rounds(JsonObject json) {
         List<RoundFigures> rounds = new ArrayList<>();
         json.getAsJsonArray("rounds").forEach(element -> rounds.add(figures(element.getAsJsonObject())));
-        return new CampaignVerdicts(rounds, arms, CampaignReport.METRICS, CampaignReport.JIT_BASIS).judged();
+        return rounds;
     }
 
     static FileJudgement judge(Path root, Path file) {
@@ -69,12 +77,8 @@ public final class CampaignRejudgement {
         if (!json.has("rounds") || !json.has("arms") || !json.has("comparisons")) {
             throw new UsageException(file + " is not a campaign.json (no rounds, arms or comparisons)");
         }
-        List<String> arms = new ArrayList<>();
-        json.getAsJsonArray("arms").forEach(a -> arms.add(a.getAsString()));
-        List<RoundFigures> rounds = new ArrayList<>();
-        for (JsonElement element : json.getAsJsonArray("rounds")) {
-            rounds.add(figures(element.getAsJsonObject()));
-        }
+        List<String> arms = arms(json);
+        List<RoundFigures> rounds = rounds(json);
         CampaignVerdicts verdicts = new CampaignVerdicts(rounds, arms, CampaignReport.METRICS, CampaignReport.JIT_BASIS);
         Map<String, CampaignVerdicts.Comparison> now = new LinkedHashMap<>();
         for (String scenario : verdicts.scenarios()) {

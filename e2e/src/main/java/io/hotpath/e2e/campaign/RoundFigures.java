@@ -105,14 +105,10 @@ public record RoundFigures(String scenario, int round, String arm, boolean passe
 
     /** The baseline arm's median {@code cpu} figure in {@code scenario} over its rounds that count but for the JIT; -1 without one. */
     public static double baselineMedian(List<RoundFigures> rounds, String baseline, String scenario, String cpu) {
-        double[] values = rounds.stream().filter(r -> r.scenario().equals(scenario) && r.arm().equals(baseline)
+        List<Double> values = rounds.stream().filter(r -> r.scenario().equals(scenario) && r.arm().equals(baseline)
                         && r.exclusionsButTheJit().isEmpty()).map(r -> r.figure(cpu)).filter(v -> v != null && v > 0)
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-        if (values.length == 0) {
-            return -1;
-        }
-        int mid = values.length / 2;
-        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+                .sorted().toList();
+        return values.isEmpty() ? -1 : ArmStatistics.median(values);
     }
 
     public boolean counts() {

@@ -35,10 +35,10 @@ public record IdleOptions(int rounds, int settleSeconds, int maxSettleSeconds, i
             cluster per arm in alternating order; after boot it settles S seconds, then in 30 s probes until the
             masters' JIT compiler used under 5 % of their CPU in two in a row (at most --max-settle), then every
             process's threads are read from /proc/<pid>/task/*/{stat,status} at both edges of the sample window.
-            Per role (master, slave,
-            name server): CPU ms/s and wake-ups (context switches) per second per process, per thread group (names
-            without their counter). A round counts when the machine was quiet (other processes under 5 % of it) and
-            the masters' JIT compiler used under 5 % of their CPU; verdicts as the campaign's (exact permutation p,
+            Per role (master, slave, name server): CPU ms/s and wake-ups (context switches) per second per process,
+            per thread group (names without their counter). A round counts when the machine was quiet (other
+            processes under 5 % of it) and the masters' JIT compiler used under 5 % of the first arm's median master
+            CPU (the same ms/s in every arm); verdicts as the campaign's (exact permutation p,
             Holm, resolved from 5 counted rounds per arm). Writes <out>/idle-<line>-<date>.{md,json}, run directories
             under e2e/target/e2e/idle-<timestamp>/.
 

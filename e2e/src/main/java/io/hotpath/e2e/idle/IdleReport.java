@@ -64,8 +64,8 @@ public final class IdleReport {
         this.setup = setup;
         this.rounds = List.copyOf(rounds);
         this.verdicts = verdicts(setup.arms(), this.rounds);
-        this.jitBasis = RoundFigures.baselineMedian(this.rounds.stream().map(r -> r.verdictFigures(METRICS)).toList(), setup.arms().get(0),
-                IdleRound.SCENARIO, METRICS.get(0).key());
+        // judging leaves the figures and every exclusion but the JIT's as they were: the basis the verdicts used
+        this.jitBasis = RoundFigures.baselineMedian(verdicts.judged(), setup.arms().get(0), IdleRound.SCENARIO, METRICS.get(0).key());
     }
 
     /** The campaign's verdicts over idle rounds: every arm allowed the JIT CPU of 5 % of the baseline's median master CPU. */
