@@ -59,7 +59,8 @@ class UpstreamTestCoverageTest {
                 "org.apache.rocketmq.broker.metrics.BrokerMetricsManager")
             .doesNotContain("io.hotpath.store.PersistedProperties");
         assertThat(touched).filteredOn(t -> !t.main() && t.added()).extracting(UpstreamTestCoverage.Touched::className)
-            .containsExactly("org.apache.rocketmq.broker.processor.HeaderPropertiesTest");
+            .containsExactly("org.apache.rocketmq.broker.processor.HeaderPropertiesTest",
+                "org.apache.rocketmq.store.ha.GroupTransferServiceIdleWaitTest");
         assertThat(touched).filteredOn(t -> !t.main() && !t.added()).extracting(UpstreamTestCoverage.Touched::className)
             .contains("org.apache.rocketmq.store.BatchPutMessageTest", "org.apache.rocketmq.broker.metrics.BrokerMetricsManagerTest");
     }

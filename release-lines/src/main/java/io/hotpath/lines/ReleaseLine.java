@@ -77,7 +77,16 @@ public record ReleaseLine(String release, Path dir, TreeSource tree, String orac
         if (!Files.isRegularFile(file)) {
             throw new ReleaseLineException("no release line at " + dir + " (" + DESCRIPTOR + " missing)");
         }
-        Properties p = new Properties();
+        Properties p = new Properties() {
+            // Properties keeps the last of two equal keys without a word: a second entry would hide the first
+            @Override
+            public synchronized Object put(Object key, Object value) {
+                if (containsKey(key)) {
+                    throw new ReleaseLineException(file + ": " + key + " is set twice");
+                }
+                return super.put(key, value);
+            }
+        };
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(reader);
         } catch (IOException e) {

@@ -71,6 +71,14 @@ class ReleaseLineTest {
     }
 
     @Test
+    void refusesAKeySetTwice(@TempDir Path patches) throws IOException {
+        String key = "upstream.tests.exercising.store/src/main/java/org/apache/rocketmq/store/config/MessageStoreConfig.java";
+        write(patches.resolve("4.9.0"), descriptor("4.9.0") + key + "=a.ATest\n" + key + "=b.BTest\n");
+        assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.0"))).isInstanceOf(ReleaseLineException.class)
+            .hasMessageContaining(key + " is set twice");
+    }
+
+    @Test
     void refusesAFolderNamedOtherThanItsRelease(@TempDir Path patches) throws IOException {
         write(patches.resolve("4.9.8"), descriptor("4.9.0"));
         assertThatThrownBy(() -> ReleaseLine.load(patches.resolve("4.9.8")))
