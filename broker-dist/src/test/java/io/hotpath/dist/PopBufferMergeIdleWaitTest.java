@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Patch 0011 (5.5.1): an idle {@code PopBufferMergeService} (its buffer and offset queues empty) waits
+ * Patch 0011 (5.5.1, 5.3.3): an idle {@code PopBufferMergeService} (its buffer and offset queues empty) waits
  * {@code popBufferMergeIdleWaitMs} instead of upstream's 5 ms between scans, and each add wakes it. Each test runs the real
  * thread of the service of a {@code BrokerController} built in the class loader of a side ({@link PopBufferMerges}):
- * the oracle is, on 5.5.1, Central's rocketmq-broker 5.5.1 over the stock lib/ (on 5.3.3 it would be the stock lib/,
- * upstream's build of its source release); the candidate is the patched distribution's lib/. After seeded random idle pauses (so
+ * the oracle is, on 5.5.1, Central's rocketmq-broker 5.5.1 over the stock lib/, on 5.3.3 the stock lib/ (upstream's
+ * build of its source release); the candidate is the patched distribution's lib/. After seeded random idle pauses (so
  * that the adds meet the wait at every phase) a checkpoint and its ack (addCk, addAk), an offset-only checkpoint
  * (addCkJustOffset) and a mocked one (addCkMock) are added, and the time until the thread commits their consumer
  * offset (what stock does within its 5 ms scan) is measured on both sides: the patched service with a 1000 ms wait
@@ -38,10 +38,11 @@ import org.junit.jupiter.api.Test;
  * the patched service with the switch at its default (which scans as often as stock and commits as soon); the same
  * timing check fails on the patched service when the work goes in without the add's wake-up.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.3.3")
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.5.1")
 class PopBufferMergeIdleWaitTest {
 
-    /** The tuned value (patches/5.5.1/tuned.properties). */
+    /** The tuned value (patches/5.5.1/ and patches/5.3.3/tuned.properties). */
     private static final int IDLE_WAIT_MS = 1000;
     private static final int ADDS = 12;
     private static final Add[] EVERY_ADD = {Add.CK_AND_ACK, Add.CK_JUST_OFFSET, Add.CK_MOCK};
