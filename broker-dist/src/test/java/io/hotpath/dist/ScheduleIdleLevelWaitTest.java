@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Patch 0010 (5.5.1): a delay level of {@code ScheduleMessageService} that finds nothing at its offset looks
+ * Patch 0010 (5.5.1, 5.3.3): a delay level of {@code ScheduleMessageService} that finds nothing at its offset looks
  * again after min({@code scheduleIdleLevelWaitMs}, level delay - 100 ms) instead of upstream's 100 ms. Each test runs
  * the real service over a real store ({@link ScheduleLevels}) with upstream's 18 levels; the oracle is, on 5.5.1,
  * Central's rocketmq-broker and rocketmq-store 5.5.1 over the stock lib/, on 5.3.3 the stock lib/ (upstream's build of
@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
  * patched service whose executor stretches each wait over 100 ms to 2000 ms (as a wait that ignored the level's delay)
  * delivers late, and the check says so.
  */
+@Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.3.3")
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "5.5.1")
 class ScheduleIdleLevelWaitTest {
 
