@@ -18,13 +18,10 @@ package io.hotpath.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +30,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -247,10 +243,10 @@ class GroupTransferIdleWaitTest {
         /** Context switches of the service thread per second over {@code ms} with no requests. */
         double idleWakeUpsPerSecond(long ms) throws Exception {
             Thread.sleep(200);
-            long before = switches();
+            long before = ThreadTasks.switches(tasks());
             long start = System.nanoTime();
             Thread.sleep(ms);
-            long after = switches();
+            long after = ThreadTasks.switches(tasks());
             return (after - before) / ((System.nanoTime() - start) / 1e9);
         }
 
@@ -268,18 +264,6 @@ class GroupTransferIdleWaitTest {
             }
         }
 
-        private static long switches() throws IOException {
-            long sum = 0;
-            for (Path task : tasks()) {
-                for (String line : Files.readAllLines(task.resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                        sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-                    }
-                }
-            }
-            return sum;
-        }
-
         private static void set(Class<?> type, String name, Object target, Object value) throws ReflectiveOperationException {
             Field field = type.getDeclaredField(name);
             field.setAccessible(true);
@@ -295,20 +279,6 @@ class GroupTransferIdleWaitTest {
 
     /** This JVM's tasks named as a GroupTransferService thread. */
     private static List<Path> tasks() {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().equals(COMM)) {
-                        found.add(task);
-                    }
-                } catch (IOException gone) {
-                    // the thread ended while we listed
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return found;
+        return ThreadTasks.named(COMM);
     }
 }

@@ -338,10 +338,10 @@ final class PopBufferMerges {
         double idleWakeUpsPerSecond(long windowMs) throws Exception {
             Thread.sleep(200);
             List<Path> tasks = tasks();
-            long before = switches(tasks);
+            long before = ThreadTasks.voluntarySwitches(tasks);
             long start = System.nanoTime();
             Thread.sleep(windowMs);
-            long after = switches(tasks);
+            long after = ThreadTasks.voluntarySwitches(tasks);
             double seconds = (System.nanoTime() - start) / 1e9;
             return (after - before) / seconds;
         }
@@ -494,37 +494,6 @@ final class PopBufferMerges {
 
     /** This JVM's tasks named as the service's thread. */
     static List<Path> tasks() {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().equals(COMM)) {
-                        found.add(task);
-                    }
-                } catch (IOException gone) {
-                    // the thread ended while we listed
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return found;
-    }
-
-    /**
-     * The voluntary context switches of {@code tasks}, summed: each is the thread going to sleep, so each wake-up counts
-     * once. The nonvoluntary ones are preemptions of a running thread, which on this shared machine come with the other
-     * builds' load, not with the thread's waits.
-     */
-    private static long switches(List<Path> tasks) throws IOException {
-        long sum = 0;
-        for (Path task : tasks) {
-            for (String line : Files.readAllLines(task.resolve("status"))) {
-                if (line.startsWith("voluntary_ctxt_switches:")) {
-                    sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-                }
-            }
-        }
-        return sum;
+        return ThreadTasks.named(COMM);
     }
 }

@@ -374,10 +374,10 @@ final class PopLongPollings {
             }
             Thread.sleep(200);
             List<Path> tasks = tasks(kind);
-            long before = switches(tasks);
+            long before = ThreadTasks.switches(tasks);
             long start = System.nanoTime();
             Thread.sleep(windowMs);
-            long after = switches(tasks);
+            long after = ThreadTasks.switches(tasks);
             return (after - before) / ((System.nanoTime() - start) / 1e9);
         }
 
@@ -493,33 +493,6 @@ final class PopLongPollings {
 
     /** This JVM's tasks named as a {@code kind} thread. */
     static List<Path> tasks(Kind kind) {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().equals(kind.comm)) {
-                        found.add(task);
-                    }
-                } catch (IOException gone) {
-                    // the thread ended while we listed
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return found;
-    }
-
-    /** voluntary + nonvoluntary context switches of {@code tasks}, summed. */
-    private static long switches(List<Path> tasks) throws IOException {
-        long sum = 0;
-        for (Path task : tasks) {
-            for (String line : Files.readAllLines(task.resolve("status"))) {
-                if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                    sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-                }
-            }
-        }
-        return sum;
+        return ThreadTasks.named(kind.comm);
     }
 }

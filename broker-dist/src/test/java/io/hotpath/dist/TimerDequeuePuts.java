@@ -17,8 +17,6 @@
 package io.hotpath.dist;
 
 import io.hotpath.dist.TimerWheels.Side;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -26,7 +24,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -225,10 +222,10 @@ final class TimerDequeuePuts {
         double idleWakeUpsPerThreadPerSecond(long windowMs) throws Exception {
             Thread.sleep(200);
             List<Path> tasks = tasks();
-            long before = switches(tasks);
+            long before = ThreadTasks.switches(tasks);
             long start = System.nanoTime();
             Thread.sleep(windowMs);
-            long after = switches(tasks);
+            long after = ThreadTasks.switches(tasks);
             double seconds = (System.nanoTime() - start) / 1e9;
             return (after - before) / seconds / tasks.size();
         }
@@ -308,33 +305,6 @@ final class TimerDequeuePuts {
 
     /** This JVM's tasks named as a put thread. */
     static List<Path> tasks() {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().equals(COMM)) {
-                        found.add(task);
-                    }
-                } catch (IOException gone) {
-                    // the thread ended while we listed
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return found;
-    }
-
-    /** voluntary + nonvoluntary context switches of {@code tasks}, summed. */
-    private static long switches(List<Path> tasks) throws IOException {
-        long sum = 0;
-        for (Path task : tasks) {
-            for (String line : Files.readAllLines(task.resolve("status"))) {
-                if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                    sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-                }
-            }
-        }
-        return sum;
+        return ThreadTasks.named(COMM);
     }
 }
