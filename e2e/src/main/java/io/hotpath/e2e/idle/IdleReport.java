@@ -99,7 +99,8 @@ public final class IdleReport {
                 .append(" (2m-2s, loopback, no load)\n\n");
         out.append(String.format(Locale.ROOT, "`%s`, %s. Each round starts a fresh cluster per arm (name server, 2 masters, 2 slaves),"
                         + " lets it settle %d s after boot and then in 30 s probes until the masters' JIT compiler used under %.0f %%"
-                        + " of their CPU in two in a row (at most %d s in all; each round's settle time is in the Rounds table), then reads"
+                        + " of the baseline's median master CPU so far (before its first round: of their own CPU) in two in a row"
+                        + " (at most %d s in all; each round's settle time is in the Rounds table), then reads"
                         + " every process's threads (/proc/<pid>/task/*/stat and status) at both edges of a %d s window; nothing is"
                         + " sent. %d round%s per arm, arms alternating; %d cores.%n%n",
                 setup.command(), setup.date(), setup.settleSeconds(), 100 * RunMetrics.WARM_JIT_SHARE, setup.maxSettleSeconds(),

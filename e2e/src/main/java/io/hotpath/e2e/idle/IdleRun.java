@@ -82,7 +82,8 @@ public final class IdleRun {
                     Console.progress("idle: run %d/%d (round %d, %s), %.0f s elapsed", rounds.size() + 1, total, round, arm.label(),
                             (System.nanoTime() - start) / 1e9);
                     Path runDir = dir.resolve(String.format(Locale.ROOT, "r%d-%s", round, arm.label().replace('+', '-')));
-                    rounds.add(round(options, round, arm, distributions.get(arm), network, runDir));
+                    double basis = settleBasis(rounds, arms.get(0).label());
+                    rounds.add(round(options, round, arm, distributions.get(arm), network, runDir, basis));
                     IdleReport idle = new IdleReport(setup, rounds);
                     idle.write(dir);
                     report = idle.write(outDir);
@@ -94,8 +95,8 @@ public final class IdleRun {
     }
 
     /** One arm's round: a fresh cluster, settled, one window sampled, stopped; its store deleted. */
-    private static IdleRound round(IdleOptions options, int round, Arm arm, Distribution distribution, ClusterNetwork network, Path runDir)
-            throws InterruptedException {
+    private static IdleRound round(IdleOptions options, int round, Arm arm, Distribution distribution, ClusterNetwork network, Path runDir,
+                                   double basis) throws InterruptedException {
         LocalCluster cluster = new LocalCluster(distribution, network, runDir, List.of());
         IdleFigures figures;
         int settled;
@@ -111,7 +112,7 @@ public final class IdleRun {
             roles.put(IdleFigures.CONTROLLER, IdleFigures.CONTROLLER);
             wait(cluster, options.settleSeconds(), elapsed -> String.format(Locale.ROOT, "idle: %s round %d settling, %d/%d s (no load)",
                     arm.label(), round, elapsed, options.settleSeconds()));
-            settled = settleJit(cluster, options, round, arm, pids, roles);
+            settled = settleJit(cluster, options, round, arm, pids, roles, basis);
             ClusterCpuSnapshot first = ClusterCpuSnapshot.take(pids);
             wait(cluster, options.seconds(), elapsed -> {
                 IdleFigures sofar = IdleFigures.between(first, ClusterCpuSnapshot.take(pids), roles);
@@ -129,15 +130,15 @@ public final class IdleRun {
     }
 
     /**
-     * After the fixed settle time, more settling in {@link #JIT_PROBE_SECONDS} probes until the masters' JIT compiler used
-     * under {@link RunMetrics#WARM_JIT_SHARE} of their CPU in {@link #WARM_PROBES} probes in a row, at most until
-     * {@code --max-settle} from boot. An idle broker reaches its hot loops a few hundred times a second, not millions: C2
-     * was still 8-15 % of an idle 5.5.1 master's CPU 60 s after boot, so a fixed settle time left most rounds uncounted;
-     * and one probe under the share was followed by a window at 7.3 % (stock 5.5.1, 2026-11-29), as in the campaign's
-     * warm-up. The window's own JIT share still decides whether the round counts. Returns the seconds settled since boot.
+     * After the fixed settle time, more settling in {@link #JIT_PROBE_SECONDS} probes until the masters' JIT compiler was
+     * warm ({@link #warm}) in {@link #WARM_PROBES} probes in a row, at most until {@code --max-settle} from boot. An idle
+     * broker reaches its hot loops a few hundred times a second, not millions: C2 was still 8-15 % of an idle 5.5.1
+     * master's CPU 60 s after boot, so a fixed settle time left most rounds uncounted; and one probe under the share was
+     * followed by a window at 7.3 % (stock 5.5.1, 2026-11-29), as in the campaign's warm-up. The window's own JIT still
+     * decides whether the round counts. Returns the seconds settled since boot.
      */
     private static int settleJit(LocalCluster cluster, IdleOptions options, int round, Arm arm, Map<String, Long> pids,
-                                  Map<String, String> roles) throws InterruptedException {
+                                  Map<String, String> roles, double basis) throws InterruptedException {
         int settled = options.settleSeconds();
         int warmProbes = 0;
         while (settled + JIT_PROBE_SECONDS <= options.maxSettleSeconds()) {
@@ -146,21 +147,57 @@ public final class IdleRun {
             wait(cluster, JIT_PROBE_SECONDS, elapsed -> String.format(Locale.ROOT, "idle: %s round %d settling the JIT, %d s (at most %d)",
                     arm.label(), round, start + elapsed, options.maxSettleSeconds()));
             settled += JIT_PROBE_SECONDS;
-            double share = IdleFigures.between(before, ClusterCpuSnapshot.take(pids), roles).masterJitShare();
-            warmProbes = share < RunMetrics.WARM_JIT_SHARE ? warmProbes + 1 : 0;
-            String measured = share < 0 ? "idle" : String.format(Locale.ROOT, "%.1f %% of their CPU", 100 * share);
+            IdleFigures probe = IdleFigures.between(before, ClusterCpuSnapshot.take(pids), roles);
+            double share = probe.masterJitShare();
+            warmProbes = warm(probe, basis) ? warmProbes + 1 : 0;
+            String measured = share < 0 ? "idle" : String.format(Locale.ROOT, "%.1f %% of their CPU (%s ms/s per master)", 100 * share,
+                    IdleReport.num(share * probe.cpu(IdleFigures.MASTER)));
             if (warmProbes == WARM_PROBES) {
-                Console.progress("idle: %s round %d: masters' JIT %s in the last %d s, under %.0f %% in %d probes in a row,"
-                        + " settled after %d s", arm.label(), round, measured, JIT_PROBE_SECONDS, 100 * RunMetrics.WARM_JIT_SHARE,
-                        WARM_PROBES, settled);
+                Console.progress("idle: %s round %d: masters' JIT %s in the last %d s, under %s in %d probes in a row,"
+                        + " settled after %d s", arm.label(), round, measured, JIT_PROBE_SECONDS, budget(basis), WARM_PROBES, settled);
                 return settled;
             }
             Console.progress("idle: %s round %d: masters' JIT %s in the last %d s, settling on", arm.label(), round, measured,
                     JIT_PROBE_SECONDS);
         }
         Console.progress("idle: %s round %d: --max-settle %d s reached, the JIT not yet settled; sampling (the round counts only if"
-                + " the JIT is under %.0f %% in the window)", arm.label(), round, options.maxSettleSeconds(), 100 * RunMetrics.WARM_JIT_SHARE);
+                + " the JIT is under %s in the window)", arm.label(), round, options.maxSettleSeconds(), budget(basis));
         return settled;
+    }
+
+    /**
+     * The basis of the settling's JIT budget: the median master CPU (ms/s per master) of the baseline's rounds so far, the
+     * basis the report's counting rule uses ({@link IdleReport}: the JIT under {@link RunMetrics#WARM_JIT_SHARE} of the
+     * baseline's median master CPU); -1 before the baseline's first round. Judged by its own CPU instead, an arm that
+     * idles at a quarter of the baseline's CPU needs its JIT four times quieter to settle than to count, and its rounds ran
+     * to --max-settle (patched+tuned 5.5.1, 2026-11-29: every round, ~3 min each more than stock's).
+     */
+    static double settleBasis(List<IdleRound> rounds, String baseline) {
+        List<Double> cpu = rounds.stream().filter(r -> r.arm().equals(baseline)).map(r -> r.figures().cpu(IdleFigures.MASTER))
+                .filter(v -> v != null && v > 0).sorted().toList();
+        if (cpu.isEmpty()) {
+            return -1;
+        }
+        int n = cpu.size();
+        return n % 2 == 1 ? cpu.get(n / 2) : (cpu.get(n / 2 - 1) + cpu.get(n / 2)) / 2;
+    }
+
+    /**
+     * A probe in which the masters' JIT was warm: under {@link RunMetrics#WARM_JIT_SHARE} of {@code basis} (ms/s per master),
+     * or, with no basis yet, of the masters' own CPU. A probe whose masters used no CPU is warm.
+     */
+    static boolean warm(IdleFigures probe, double basis) {
+        double share = probe.masterJitShare();
+        if (share < 0) {
+            return true;
+        }
+        return basis > 0 ? share * probe.cpu(IdleFigures.MASTER) < RunMetrics.WARM_JIT_SHARE * basis : share < RunMetrics.WARM_JIT_SHARE;
+    }
+
+    private static String budget(double basis) {
+        return basis > 0 ? String.format(Locale.ROOT, "%s ms/s (%.0f %% of the baseline's median master CPU, %s ms/s)",
+                IdleReport.num(RunMetrics.WARM_JIT_SHARE * basis), 100 * RunMetrics.WARM_JIT_SHARE, IdleReport.num(basis))
+                : String.format(Locale.ROOT, "%.0f %% of their CPU", 100 * RunMetrics.WARM_JIT_SHARE);
     }
 
     /** The console's summary of a window: ms/s and wake-ups/s per process of each broker role, the machine. */
