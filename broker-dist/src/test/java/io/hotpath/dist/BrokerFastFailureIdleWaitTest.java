@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotpath.dist.BrokerFastFailures.Run;
 import io.hotpath.dist.BrokerFastFailures.Setup;
-import io.hotpath.dist.BrokerFastFailures.Side;
 import io.hotpath.dist.BrokerFastFailures.Timings;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Tag;
@@ -79,7 +78,7 @@ class BrokerFastFailureIdleWaitTest {
 
         Timings patched;
         double patchedIdle;
-        try (Run run = BrokerFastFailures.start(BrokerFastFailures.patched(), Setup.idleMaxWait(IDLE_MAX_WAIT_MS))) {
+        try (Run run = BrokerFastFailures.start(IsolatedLib.patched(), Setup.idleMaxWait(IDLE_MAX_WAIT_MS))) {
             patched = run.offerAtRandomMoments(REQUESTS, MAX_PAUSE_MS, IDLE_EVERY, IDLE_PAUSE_MS, 42);
             patchedIdle = run.idleRunsPerSecond(3000);
         }
@@ -92,7 +91,7 @@ class BrokerFastFailureIdleWaitTest {
     /** The control of the wake-up bound: the switch at its default is upstream's fixed 10 ms rate. */
     @Test
     void withTheSwitchAtItsDefaultThePatchedCleanRunsAsOftenAsStock() throws Exception {
-        try (Run run = BrokerFastFailures.start(BrokerFastFailures.patched(), Setup.defaults())) {
+        try (Run run = BrokerFastFailures.start(IsolatedLib.patched(), Setup.defaults())) {
             Timings timings = run.offerAtRandomMoments(3, MAX_PAUSE_MS, IDLE_EVERY, IDLE_PAUSE_MS, 7);
             double idle = run.idleRunsPerSecond(1000);
             System.out.printf("patched, switch at its default: %s; idle runs per second: %.1f%n", timings, idle);
@@ -112,7 +111,7 @@ class BrokerFastFailureIdleWaitTest {
             stock = run.offerAtRandomMoments(6, MAX_PAUSE_MS, IDLE_EVERY, IDLE_PAUSE_MS, 3);
         }
         Timings overlooked;
-        try (Run run = BrokerFastFailures.start(BrokerFastFailures.patched(),
+        try (Run run = BrokerFastFailures.start(IsolatedLib.patched(),
             Setup.idleMaxWait(IDLE_MAX_WAIT_MS).withSendQueue(new HiddenFromTheDelay()))) {
             overlooked = run.offerAtRandomMoments(6, MAX_PAUSE_MS, IDLE_EVERY, IDLE_PAUSE_MS, 3);
         }
@@ -135,11 +134,11 @@ class BrokerFastFailureIdleWaitTest {
             stock = run.busyDrains(BUSY_TRIALS, (int) BUSY_TIMEOUT_MS, 11);
         }
         Timings patched;
-        try (Run run = BrokerFastFailures.start(BrokerFastFailures.patched(), busy.withIdleMaxWait(IDLE_MAX_WAIT_MS))) {
+        try (Run run = BrokerFastFailures.start(IsolatedLib.patched(), busy.withIdleMaxWait(IDLE_MAX_WAIT_MS))) {
             patched = run.busyDrains(BUSY_TRIALS, (int) BUSY_TIMEOUT_MS, 11);
         }
         Timings hidden;
-        try (Run run = BrokerFastFailures.start(BrokerFastFailures.patched(), busy.withIdleMaxWait(IDLE_MAX_WAIT_MS).withLockHidden())) {
+        try (Run run = BrokerFastFailures.start(IsolatedLib.patched(), busy.withIdleMaxWait(IDLE_MAX_WAIT_MS).withLockHidden())) {
             hidden = run.busyDrains(BUSY_TRIALS, (int) BUSY_TIMEOUT_MS, 11);
         }
         System.out.printf("busy store: stock %s; patched, %d ms: %s; control, the lock hidden from the delay: %s%n", stock,
@@ -151,8 +150,8 @@ class BrokerFastFailureIdleWaitTest {
     }
 
     /** 5.5.1's tree is assembled: Central's broker jar is its oracle; 5.3.3's stock lib/ is upstream's build of its source release. */
-    private static Side oracle() {
-        return BuiltDistributions.upstreamVersion().equals("5.5.1") ? BrokerFastFailures.central() : BrokerFastFailures.stock();
+    private static IsolatedLib oracle() {
+        return IsolatedLib.brokerOracle();
     }
 
     private static void assertAnsweredOnTimeAsTimeouts(Timings timings, String side) {

@@ -17,14 +17,10 @@
 package io.hotpath.dist;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,7 +47,6 @@ import java.util.stream.Stream;
  */
 final class BrokerFastFailures {
 
-    static final String CENTRAL_BROKER_JAR = "upstream-551-rocketmq-broker.jar";
     /** RemotingSysResponseCode.SYSTEM_BUSY. */
     static final int SYSTEM_BUSY = 2;
     private static final String TIMEOUT_REMARK = "[TIMEOUT_CLEAN_QUEUE]";
@@ -59,64 +54,6 @@ final class BrokerFastFailures {
     private static final String CLEAN_THREAD = "BrokerFastFailureScheduledThread";
 
     private BrokerFastFailures() {
-    }
-
-    /** One source of the broker's classes, in a class loader of its own (parent: the platform loader). */
-    record Side(String name, URLClassLoader loader) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    private static final class Central {
-        static final Side INSTANCE = side("central-rocketmq-broker-5.5.1", BuiltDistributions.stock().resolve("lib"),
-            BuiltDistributions.target().resolve(CENTRAL_BROKER_JAR));
-    }
-
-    private static final class Stock {
-        static final Side INSTANCE = side("stock-lib", BuiltDistributions.stock().resolve("lib"), null);
-    }
-
-    private static final class Patched {
-        static final Side INSTANCE = side("patched-lib", BuiltDistributions.patched().resolve("lib"), null);
-    }
-
-    /** Central's rocketmq-broker 5.5.1 over the stock lib/'s other jars: 5.5.1's oracle. */
-    static Side central() {
-        return Central.INSTANCE;
-    }
-
-    /** The stock distribution's lib/ (on 5.3.3, upstream's build of its source release). */
-    static Side stock() {
-        return Stock.INSTANCE;
-    }
-
-    static Side patched() {
-        return Patched.INSTANCE;
-    }
-
-    /** lib/'s jars; with {@code brokerJar}, that jar first and lib/'s rocketmq-broker left out. */
-    private static Side side(String name, Path lib, Path brokerJar) {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> files = Files.list(lib)) {
-            if (brokerJar != null) {
-                if (!Files.isRegularFile(brokerJar)) {
-                    throw new IllegalStateException(brokerJar + " is missing: broker-dist's build copies it (-Dhotpath.line=5.5.1)");
-                }
-                urls.add(brokerJar.toUri().toURL());
-            }
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
-                if (brokerJar == null || !jar.getFileName().toString().startsWith("rocketmq-broker-")) {
-                    urls.add(jar.toUri().toURL());
-                }
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Side(name, new URLClassLoader(name, urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader()));
     }
 
     /** What became of one request: when it was built and answered, and how. */
@@ -179,7 +116,7 @@ final class BrokerFastFailures {
     }
 
     /** A started BrokerFastFailure of {@code side}, set up as {@code setup} says. */
-    static Run start(Side side, Setup setup) throws Exception {
+    static Run start(IsolatedLib side, Setup setup) throws Exception {
         if (!cleanThreads().isEmpty()) {
             throw new IllegalStateException("the clean of an earlier run still runs: " + cleanThreads());
         }
@@ -187,7 +124,7 @@ final class BrokerFastFailures {
     }
 
     static final class Run implements AutoCloseable {
-        private final Side side;
+        private final IsolatedLib side;
         private final Path dir;
         private final Object controller;
         private final Object fastFailure;
@@ -208,10 +145,10 @@ final class BrokerFastFailures {
         private boolean closed;
 
         @SuppressWarnings("unchecked")
-        private Run(Side side, Setup setup) throws Exception {
+        private Run(IsolatedLib side, Setup setup) throws Exception {
             this.side = side;
             this.dir = Files.createTempDirectory(BuiltDistributions.target(), "broker-fast-failure-");
-            ClassLoader loader = side.loader();
+            ClassLoader loader = side.loader;
             Object controllerBuilt = null;
             Object fastFailureBuilt = null;
             try {
@@ -454,7 +391,7 @@ final class BrokerFastFailures {
      * Shuts down the clean and what the controller's constructor started (the executors of its stats manager and of its
      * DefaultConsumerIdsChangeListener), and waits for the clean's thread to end.
      */
-    private static void stop(Side side, Object controller, Object fastFailure) throws Exception {
+    private static void stop(IsolatedLib side, Object controller, Object fastFailure) throws Exception {
         inside(side, () -> {
             if (fastFailure != null) {
                 fastFailure.getClass().getMethod("shutdown").invoke(fastFailure);
@@ -491,11 +428,11 @@ final class BrokerFastFailures {
         T call() throws Exception;
     }
 
-    private static <T> T inside(Side side, Call<T> call) throws Exception {
+    private static <T> T inside(IsolatedLib side, Call<T> call) throws Exception {
         Thread thread = Thread.currentThread();
         ClassLoader context = thread.getContextClassLoader();
         // 5.x's shaded slf4j finds its provider through the context loader; the executors' threads inherit it
-        thread.setContextClassLoader(side.loader());
+        thread.setContextClassLoader(side.loader);
         try {
             return call.call();
         } finally {

@@ -167,7 +167,7 @@ class GroupTransferIdleWaitTest {
                 }
                 Class<?> storeType = Class.forName(PKG + "DefaultMessageStore", true, loader);
                 // the service reads only the store's two configurations: a store never constructed, its fields set
-                Object store = unsafe().allocateInstance(storeType);
+                Object store = Reflection.allocate(storeType);
                 set(storeType, "messageStoreConfig", store, config);
                 set(storeType, "brokerConfig", store,
                     Class.forName("org.apache.rocketmq.common.BrokerConfig", true, loader).getConstructor().newInstance());
@@ -268,12 +268,6 @@ class GroupTransferIdleWaitTest {
             Field field = type.getDeclaredField(name);
             field.setAccessible(true);
             field.set(target, value);
-        }
-
-        private static sun.misc.Unsafe unsafe() throws ReflectiveOperationException {
-            Field field = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            field.setAccessible(true);
-            return (sun.misc.Unsafe) field.get(null);
         }
     }
 

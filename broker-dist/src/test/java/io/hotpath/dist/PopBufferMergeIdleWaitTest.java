@@ -54,7 +54,7 @@ class PopBufferMergeIdleWaitTest {
     @Test
     void anIdleServiceWakesAtMostTwiceASecondAndCommitsEveryAddNoLaterThanStock() throws Exception {
         Timings stock;
-        try (Run run = PopBufferMerges.start(PopBufferMerges.oracle(), null)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.brokerOracle(), null)) {
             stock = run.addAtRandomMoments(ADDS, 300, 42, EVERY_ADD);
             double stockIdle = run.idleWakeUpsPerSecond(1000);
             System.out.printf("stock: %s; idle wake-ups per second: %.1f%n", stock, stockIdle);
@@ -64,7 +64,7 @@ class PopBufferMergeIdleWaitTest {
         Timings patched;
         double patchedIdle;
         long shutdownMs;
-        try (Run run = PopBufferMerges.start(PopBufferMerges.patched(), IDLE_WAIT_MS)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.patched(), IDLE_WAIT_MS)) {
             patched = run.addAtRandomMoments(ADDS, 300, 42, EVERY_ADD);
             patchedIdle = run.idleWakeUpsPerSecond(2000);
             shutdownMs = run.shutdownMs();
@@ -81,10 +81,10 @@ class PopBufferMergeIdleWaitTest {
     @Test
     void withTheSwitchAtItsDefaultThePatchedServiceScansAsOftenAsStock() throws Exception {
         Timings stock;
-        try (Run run = PopBufferMerges.start(PopBufferMerges.oracle(), null)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.brokerOracle(), null)) {
             stock = run.addAtRandomMoments(9, 100, 7, EVERY_ADD);
         }
-        try (Run run = PopBufferMerges.start(PopBufferMerges.patched(), null)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.patched(), null)) {
             Timings patched = run.addAtRandomMoments(9, 100, 7, EVERY_ADD);
             double idle = run.idleWakeUpsPerSecond(1000);
             System.out.printf("patched, switch at its default: %s (stock %s); idle wake-ups per second: %.1f%n", patched, stock, idle);
@@ -100,11 +100,11 @@ class PopBufferMergeIdleWaitTest {
     @Test
     void workThatDoesNotWakeTheWaitingThreadIsCaughtByTheTimingCheck() throws Exception {
         Timings stock;
-        try (Run run = PopBufferMerges.start(PopBufferMerges.oracle(), null)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.brokerOracle(), null)) {
             stock = run.addAtRandomMoments(4, 300, 3, Add.SILENT_CK_MOCK);
         }
         Timings silent;
-        try (Run run = PopBufferMerges.start(PopBufferMerges.patched(), IDLE_WAIT_MS)) {
+        try (Run run = PopBufferMerges.start(IsolatedLib.patched(), IDLE_WAIT_MS)) {
             silent = run.addAtRandomMoments(4, 300, 3, Add.SILENT_CK_MOCK);
         }
         System.out.printf("control, adds that wake nothing: %s; stock %s%n", silent, stock);

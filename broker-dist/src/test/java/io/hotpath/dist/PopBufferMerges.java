@@ -16,18 +16,12 @@
  */
 package io.hotpath.dist;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +44,6 @@ final class PopBufferMerges {
 
     /** What /proc shows of the thread name "PopBufferMergeService" (15 bytes). */
     private static final String COMM = "PopBufferMergeS";
-    static final String CENTRAL_BROKER_JAR = "upstream-551-rocketmq-broker.jar";
     private static final String TOPIC = "hotpath-pop-topic";
     private static final String GROUP = "hotpath-pop-group";
     private static final String BROKER_NAME = "hotpath-pop-broker";
@@ -75,72 +68,11 @@ final class PopBufferMerges {
         SILENT_CK_MOCK
     }
 
-    /** One source of the broker module's classes, in a class loader of its own (parent: the platform loader). */
-    static final class Side {
-        final String name;
-        final URLClassLoader loader;
-
-        private Side(String name, URL[] urls) {
-            this.name = name;
-            this.loader = new URLClassLoader(name, urls, ClassLoader.getPlatformClassLoader());
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    private static final class Central {
-        static final Side INSTANCE = new Side("central-rocketmq-broker-5.5.1",
-            jars(BuiltDistributions.stock().resolve("lib"), BuiltDistributions.target().resolve(CENTRAL_BROKER_JAR)));
-    }
-
-    private static final class Patched {
-        static final Side INSTANCE = new Side("patched-lib", jars(BuiltDistributions.patched().resolve("lib"), null));
-    }
-
-    private static final class Stock {
-        static final Side INSTANCE = new Side("stock-lib", jars(BuiltDistributions.stock().resolve("lib"), null));
-    }
-
-    /** The oracle: on 5.5.1 Central's rocketmq-broker 5.5.1 over the stock lib/; on 5.3.3 the stock lib/. */
-    static Side oracle() {
-        return BuiltDistributions.upstreamVersion().equals("5.5.1") ? Central.INSTANCE : Stock.INSTANCE;
-    }
-
-    static Side patched() {
-        return Patched.INSTANCE;
-    }
-
-    /** lib/'s jars; with {@code brokerJar}, that jar first and lib/'s rocketmq-broker left out. */
-    private static URL[] jars(Path lib, Path brokerJar) {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> files = Files.list(lib)) {
-            if (brokerJar != null) {
-                if (!Files.isRegularFile(brokerJar)) {
-                    throw new IllegalStateException(brokerJar + " is missing: broker-dist's build copies it (-Dhotpath.line=5.5.1)");
-                }
-                urls.add(brokerJar.toUri().toURL());
-            }
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
-                if (brokerJar == null || !jar.getFileName().toString().startsWith("rocketmq-broker-")) {
-                    urls.add(jar.toUri().toURL());
-                }
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return urls.toArray(new URL[0]);
-    }
-
     /**
      * A running service of {@code side}; {@code idleWaitMs} sets BrokerConfig#popBufferMergeIdleWaitMs (patched only; null
      * leaves the default).
      */
-    static Run start(Side side, Integer idleWaitMs) throws Exception {
+    static Run start(IsolatedLib side, Integer idleWaitMs) throws Exception {
         if (!tasks().isEmpty()) {
             throw new IllegalStateException("a PopBufferMergeService thread of an earlier run still runs: " + tasks());
         }
@@ -167,14 +99,14 @@ final class PopBufferMerges {
     }
 
     static final class Run implements AutoCloseable {
-        private final Side side;
+        private final IsolatedLib side;
         private final Path dir;
         private final Object service;
         private final Object offsets;
         private int nextQueueId;
         private boolean shut;
 
-        Run(Side side, Integer idleWaitMs) throws Exception {
+        Run(IsolatedLib side, Integer idleWaitMs) throws Exception {
             this.side = side;
             this.dir = Files.createTempDirectory(BuiltDistributions.target(), "pop-buffer-merge-");
             ClassLoader loader = side.loader;
@@ -211,7 +143,7 @@ final class PopBufferMerges {
                         case "equals":
                             return proxy == args[0];
                         default:
-                            return defaultValue(method.getReturnType());
+                            return Reflection.defaultValue(method.getReturnType());
                     }
                 });
                 controllerType.getMethod("setMessageStore", storeType).invoke(controller, store);
@@ -431,65 +363,12 @@ final class PopBufferMerges {
             return false;
         }
         for (int i = 0; i < types.length; i++) {
-            Class<?> type = types[i].isPrimitive() ? boxed(types[i]) : types[i];
+            Class<?> type = types[i].isPrimitive() ? Reflection.boxed(types[i]) : types[i];
             if (args[i] != null && !type.isInstance(args[i])) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static Class<?> boxed(Class<?> primitive) {
-        if (primitive == int.class) {
-            return Integer.class;
-        }
-        if (primitive == long.class) {
-            return Long.class;
-        }
-        if (primitive == boolean.class) {
-            return Boolean.class;
-        }
-        if (primitive == byte.class) {
-            return Byte.class;
-        }
-        if (primitive == short.class) {
-            return Short.class;
-        }
-        if (primitive == double.class) {
-            return Double.class;
-        }
-        if (primitive == float.class) {
-            return Float.class;
-        }
-        return Character.class;
-    }
-
-    private static Object defaultValue(Class<?> type) {
-        if (!type.isPrimitive() || type == void.class) {
-            return null;
-        }
-        if (type == boolean.class) {
-            return false;
-        }
-        if (type == long.class) {
-            return 0L;
-        }
-        if (type == int.class) {
-            return 0;
-        }
-        if (type == double.class) {
-            return 0.0;
-        }
-        if (type == float.class) {
-            return 0f;
-        }
-        if (type == short.class) {
-            return (short) 0;
-        }
-        if (type == byte.class) {
-            return (byte) 0;
-        }
-        return '\0';
     }
 
     /** This JVM's tasks named as the service's thread. */

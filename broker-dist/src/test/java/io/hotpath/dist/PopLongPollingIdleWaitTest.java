@@ -22,7 +22,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.hotpath.dist.PopLongPollings.Kind;
 import io.hotpath.dist.PopLongPollings.Lateness;
 import io.hotpath.dist.PopLongPollings.Run;
-import io.hotpath.dist.PopLongPollings.Side;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -70,7 +69,7 @@ class PopLongPollingIdleWaitTest {
         Lateness stock = stockLateness(kind, 42);
         Lateness patched;
         double patchedIdle;
-        try (Run run = PopLongPollings.start(PopLongPollings.patched(), kind, IDLE_WAIT_MS)) {
+        try (Run run = PopLongPollings.start(IsolatedLib.patched(), kind, IDLE_WAIT_MS)) {
             patched = run.parkAfterIdlePauses(REQUESTS, MAX_PAUSE_MS, 42, false);
             patchedIdle = run.idleWakeUpsPerSecond(2000);
         }
@@ -95,7 +94,7 @@ class PopLongPollingIdleWaitTest {
             }
             Lateness atDefault;
             double idle;
-            try (Run run = PopLongPollings.start(PopLongPollings.patched(), kind, null)) {
+            try (Run run = PopLongPollings.start(IsolatedLib.patched(), kind, null)) {
                 atDefault = run.parkAfterIdlePauses(REQUESTS / 2, MAX_PAUSE_MS, 7, false);
                 idle = run.idleWakeUpsPerSecond(1000);
             }
@@ -117,7 +116,7 @@ class PopLongPollingIdleWaitTest {
     void aParkedRequestThatDoesNotEndTheIdleWaitIsCaughtByTheLatenessCheck() throws Exception {
         Lateness stock = stockLateness(Kind.POP, 3);
         Lateness wakeless;
-        try (Run run = PopLongPollings.start(PopLongPollings.patched(), Kind.POP, IDLE_WAIT_MS)) {
+        try (Run run = PopLongPollings.start(IsolatedLib.patched(), Kind.POP, IDLE_WAIT_MS)) {
             wakeless = run.parkAfterIdlePauses(4, MAX_PAUSE_MS, 3, true);
         }
         System.out.printf("control, parked without the wake-up: %s; stock %s%n", wakeless, stock);
@@ -133,7 +132,7 @@ class PopLongPollingIdleWaitTest {
     void anArrivalAnswersAtOnceAndFailsTheNotBeforeTimeoutCheck() throws Exception {
         for (Kind kind : kinds()) {
             Lateness arrivals;
-            try (Run run = PopLongPollings.start(PopLongPollings.patched(), kind, IDLE_WAIT_MS)) {
+            try (Run run = PopLongPollings.start(IsolatedLib.patched(), kind, IDLE_WAIT_MS)) {
                 arrivals = run.parkAndNotifyArrival(3, 30);
             }
             System.out.printf("control, %s answered by an arrival 30 ms after parking: %s%n", kind, arrivals);
@@ -157,8 +156,8 @@ class PopLongPollingIdleWaitTest {
     }
 
     /** 5.5.1's tree is assembled: Central's broker jar is its oracle; 5.3.3's stock lib/ is upstream's build of its source release. */
-    private static Side oracle() {
-        return BuiltDistributions.upstreamVersion().equals("5.5.1") ? PopLongPollings.central() : PopLongPollings.stock();
+    private static IsolatedLib oracle() {
+        return IsolatedLib.brokerOracle();
     }
 
     private static void assertNotBeforeTimeout(Lateness lateness) {

@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hotpath.dist.ScheduleLevels.Delivery;
 import io.hotpath.dist.ScheduleLevels.Run;
-import io.hotpath.dist.ScheduleLevels.Side;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -75,7 +74,7 @@ class ScheduleIdleLevelWaitTest {
     @Test
     void idleLevelsRunAboutOnceASecondAndDeliverNoLaterThanStock() throws Exception {
         // both sides at once, on the same timeline: the same messages go into each at the same moments
-        try (Runs runs = new Runs(() -> new Run(oracle(), null, null), () -> new Run(ScheduleLevels.patched(), IDLE_WAIT_MS, null))) {
+        try (Runs runs = new Runs(() -> new Run(oracle(), null, null), () -> new Run(IsolatedLib.patched(), IDLE_WAIT_MS, null))) {
             Run stockRun = runs.get(0);
             Run patchedRun = runs.get(1);
             Thread.sleep(FIRST_LOOK_MS);
@@ -103,8 +102,8 @@ class ScheduleIdleLevelWaitTest {
      */
     @Test
     void theSwitchAtItsDefaultRunsAsStockAndAWaitPastTheLevelDelayIsCaught() throws Exception {
-        try (Runs runs = new Runs(() -> new Run(ScheduleLevels.patched(), null, null),
-            () -> new Run(ScheduleLevels.patched(), STRETCHED_WAIT_MS, STRETCHED_WAIT_MS))) {
+        try (Runs runs = new Runs(() -> new Run(IsolatedLib.patched(), null, null),
+            () -> new Run(IsolatedLib.patched(), STRETCHED_WAIT_MS, STRETCHED_WAIT_MS))) {
             Run defaultRun = runs.get(0);
             Run stretchedRun = runs.get(1);
             Thread.sleep(FIRST_LOOK_MS);
@@ -123,8 +122,8 @@ class ScheduleIdleLevelWaitTest {
     }
 
     /** 5.5.1's tree is assembled: Central's broker and store jars are its oracle; 5.3.3's stock lib/ is upstream's build. */
-    private static Side oracle() {
-        return BuiltDistributions.upstreamVersion().equals("5.5.1") ? ScheduleLevels.central() : ScheduleLevels.stock();
+    private static IsolatedLib oracle() {
+        return IsolatedLib.brokerAndStoreOracle();
     }
 
     /** Each run's task runs per level per second over the same {@code windowMs}. */

@@ -16,15 +16,10 @@
  */
 package io.hotpath.dist;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,74 +60,6 @@ final class ScheduleLevels {
     private ScheduleLevels() {
     }
 
-    /** One source of the broker and store classes. */
-    static final class Side {
-        final String name;
-        final URLClassLoader loader;
-
-        private Side(String name, URL[] urls) {
-            this.name = name;
-            this.loader = new URLClassLoader(name, urls, ClassLoader.getPlatformClassLoader());
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    private static final class Central {
-        static final Side INSTANCE = new Side("central-rocketmq-broker-store-5.5.1", jars(BuiltDistributions.stock().resolve("lib"),
-            Map.of("rocketmq-broker-", BuiltDistributions.target().resolve("upstream-551-rocketmq-broker.jar"),
-                "rocketmq-store-", BuiltDistributions.target().resolve(TimerWheels.CENTRAL_STORE_JAR))));
-    }
-
-    private static final class Patched {
-        static final Side INSTANCE = new Side("patched-lib", jars(BuiltDistributions.patched().resolve("lib"), Map.of()));
-    }
-
-    private static final class Stock {
-        static final Side INSTANCE = new Side("stock-lib", jars(BuiltDistributions.stock().resolve("lib"), Map.of()));
-    }
-
-    /** 5.5.1: Central's rocketmq-broker and rocketmq-store 5.5.1 over the stock lib/'s other jars. */
-    static Side central() {
-        return Central.INSTANCE;
-    }
-
-    static Side patched() {
-        return Patched.INSTANCE;
-    }
-
-    /** The stock distribution's lib/ (5.3.3: upstream's build of its source release). */
-    static Side stock() {
-        return Stock.INSTANCE;
-    }
-
-    /** lib/'s jars; each jar of {@code replaced} (by file-name prefix) first, lib/'s jar of that prefix left out. */
-    private static URL[] jars(Path lib, Map<String, Path> replaced) {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> files = Files.list(lib)) {
-            for (Path jar : replaced.values()) {
-                if (!Files.isRegularFile(jar)) {
-                    throw new IllegalStateException(jar + " is missing: broker-dist's build copies it (-Dhotpath.line=5.5.1)");
-                }
-                urls.add(jar.toUri().toURL());
-            }
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
-                String file = jar.getFileName().toString();
-                if (replaced.keySet().stream().noneMatch(file::startsWith)) {
-                    urls.add(jar.toUri().toURL());
-                }
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return urls.toArray(new URL[0]);
-    }
-
     /** A delivered message: when it was due (its tagsCode) and when it entered its real topic (store timestamp). */
     record Delivery(int seq, long dueMs, long deliveredMs) {
         long latenessMs() {
@@ -141,7 +68,7 @@ final class ScheduleLevels {
     }
 
     static final class Run implements AutoCloseable {
-        private final Side side;
+        private final IsolatedLib side;
         private final Path dir;
         private final Object store;
         private final Object service;
@@ -159,7 +86,7 @@ final class ScheduleLevels {
          * null leaves the default); {@code stretchedWaitMs}, when not null, replaces the service's deliver executor by
          * one that stretches every wait longer than 100 ms to that many ms (a control).
          */
-        Run(Side side, Long idleWaitMs, Long stretchedWaitMs) throws Exception {
+        Run(IsolatedLib side, Long idleWaitMs, Long stretchedWaitMs) throws Exception {
             this.side = side;
             this.dir = Files.createTempDirectory(BuiltDistributions.target(), "schedule-levels-");
             Thread thread = Thread.currentThread();
@@ -196,7 +123,7 @@ final class ScheduleLevels {
                     .newInstance(storeConfig, statsManager, null, brokerConfig, new ConcurrentHashMap<>());
                 // no HA: the service would listen on every interface (upstream has no host setting)
                 Class<?> haType = load("org.apache.rocketmq.store.ha.HAService");
-                field(storeType, "haService").set(store, Proxy.newProxyInstance(side.loader, new Class<?>[] {haType},
+                Reflection.field(storeType, "haService").set(store, Proxy.newProxyInstance(side.loader, new Class<?>[] {haType},
                     (proxy, method, args) -> quiet(method.getReturnType())));
                 if (!(Boolean) storeType.getMethod("load").invoke(store)) {
                     throw new IllegalStateException(side + ": the store did not load");
@@ -226,7 +153,7 @@ final class ScheduleLevels {
 
         /** The control: the service's deliver executor replaced by one that stretches every wait over 100 ms. */
         private void stretchWaits(long stretchedWaitMs) throws Exception {
-            Field executor = field(service.getClass(), "deliverExecutorService");
+            Field executor = Reflection.field(service.getClass(), "deliverExecutorService");
             ScheduledThreadPoolExecutor original = (ScheduledThreadPoolExecutor) executor.get(service);
             ScheduledThreadPoolExecutor stretching = new ScheduledThreadPoolExecutor(LEVELS) {
                 @Override
@@ -295,7 +222,7 @@ final class ScheduleLevels {
 
         /** The levels' task runs so far: the deliver executor's completed tasks. */
         long completedTasks() throws Exception {
-            return ((ThreadPoolExecutor) field(service.getClass(), "deliverExecutorService").get(service)).getCompletedTaskCount();
+            return ((ThreadPoolExecutor) Reflection.field(service.getClass(), "deliverExecutorService").get(service)).getCompletedTaskCount();
         }
 
         @Override
@@ -335,7 +262,7 @@ final class ScheduleLevels {
                             // what the constructors started and nothing here stops: the broker's consumer-change
                             // listener (BrokerController#shutdown would) and 5.5.1's RocksDB storage's flush scheduler
                             // (its store's shutdown leaves it)
-                            Object listener = field(controller.getClass(), "consumerIdsChangeListener").get(controller);
+                            Object listener = Reflection.field(controller.getClass(), "consumerIdsChangeListener").get(controller);
                             listener.getClass().getMethod("shutdown").invoke(listener);
                             Object rocksDb = optionalField(store, "messageRocksDBStorage");
                             Object scheduler = rocksDb == null ? null : optionalField(rocksDb, "scheduler");
@@ -356,23 +283,10 @@ final class ScheduleLevels {
         }
     }
 
-    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            try {
-                Field f = c.getDeclaredField(name);
-                f.setAccessible(true);
-                return f;
-            } catch (NoSuchFieldException e) {
-                // declared higher up
-            }
-        }
-        throw new NoSuchFieldException(type + "." + name);
-    }
-
     /** The value of {@code name} of {@code target} (declared by its class or a superclass), null when it has none. */
     private static Object optionalField(Object target, String name) throws IllegalAccessException {
         try {
-            return field(target.getClass(), name).get(target);
+            return Reflection.field(target.getClass(), name).get(target);
         } catch (NoSuchFieldException e) {
             return null;
         }

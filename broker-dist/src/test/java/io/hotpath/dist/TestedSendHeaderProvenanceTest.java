@@ -106,7 +106,7 @@ class TestedSendHeaderProvenanceTest {
         Object request = commandClass.getMethod("createRequestCommand", int.class, customHeader).invoke(null, code, null);
         commandClass.getMethod("setExtFields", HashMap.class).invoke(request, extFields);
 
-        Object processor = allocate(Class.forName(processorName, true, loader));
+        Object processor = Reflection.allocate(Class.forName(processorName, true, loader));
         Method parse = Class.forName(ABSTRACT_PROCESSOR, true, loader).getDeclaredMethod("parseRequestHeader", commandClass);
         parse.setAccessible(true);
         try {
@@ -116,13 +116,6 @@ class TestedSendHeaderProvenanceTest {
         }
         assertThat(stack).as("%s read the request's extFields", processorName).isNotEmpty();
         return stack;
-    }
-
-    private static Object allocate(Class<?> type) throws ReflectiveOperationException {
-        Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-        java.lang.reflect.Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
-        theUnsafe.setAccessible(true);
-        return unsafeClass.getMethod("allocateInstance", Class.class).invoke(theUnsafe.get(null), type);
     }
 
     private static String classBytes(ClassLoader loader, String className) throws IOException {

@@ -19,7 +19,6 @@ package io.hotpath.dist;
 import io.hotpath.dist.TimerWheels.Side;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -112,7 +111,7 @@ final class TimerDequeuePuts {
                 }
                 Class<?> messageStoreType = Class.forName(PKG + "MessageStore", true, loader);
                 Object messageStore = Proxy.newProxyInstance(loader, new Class<?>[] {messageStoreType},
-                    (proxy, method, args) -> defaultValue(method.getReturnType()));
+                    (proxy, method, args) -> Reflection.defaultValue(method.getReturnType()));
                 Object checkpoint = Class.forName(PKG + "timer.TimerCheckpoint", true, loader).getConstructor(String.class)
                     .newInstance(dir.resolve("timercheck").toString());
                 Object metrics = Class.forName(PKG + "timer.TimerMetrics", true, loader).getConstructor(String.class)
@@ -122,11 +121,11 @@ final class TimerDequeuePuts {
                 store = tms.getConstructor(messageStoreType, configType, checkpoint.getClass(), metrics.getClass(), statsType)
                     .newInstance(messageStore, config, checkpoint, metrics, null);
                 if (replacement != null) {
-                    field(tms, "dequeuePutQueue").set(store, replacement);
+                    Reflection.field(tms, "dequeuePutQueue").set(store, replacement);
                 }
-                queue = (BlockingQueue<Object>) field(tms, "dequeuePutQueue").get(store);
-                field(tms, "state").setInt(store, tms.getField("RUNNING").getInt(null));
-                field(tms, "shouldRunningDequeue").setBoolean(store, true);
+                queue = (BlockingQueue<Object>) Reflection.field(tms, "dequeuePutQueue").get(store);
+                Reflection.field(tms, "state").setInt(store, tms.getField("RUNNING").getInt(null));
+                Reflection.field(tms, "shouldRunningDequeue").setBoolean(store, true);
 
                 Class<?> status = Class.forName(PKG + "PutMessageStatus", true, loader);
                 Class<?> appendResult = Class.forName(PKG + "AppendMessageResult", true, loader);
@@ -267,40 +266,6 @@ final class TimerDequeuePuts {
                 }
             }
         }
-    }
-
-    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-        Field f = type.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
-    }
-
-    private static Object defaultValue(Class<?> type) {
-        if (!type.isPrimitive() || type == void.class) {
-            return null;
-        }
-        if (type == boolean.class) {
-            return false;
-        }
-        if (type == long.class) {
-            return 0L;
-        }
-        if (type == int.class) {
-            return 0;
-        }
-        if (type == double.class) {
-            return 0.0;
-        }
-        if (type == float.class) {
-            return 0f;
-        }
-        if (type == short.class) {
-            return (short) 0;
-        }
-        if (type == byte.class) {
-            return (byte) 0;
-        }
-        return '\0';
     }
 
     /** This JVM's tasks named as a put thread. */

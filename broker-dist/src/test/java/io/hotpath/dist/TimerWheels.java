@@ -6,13 +6,9 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 
@@ -30,7 +26,6 @@ import java.util.stream.Stream;
 final class TimerWheels {
 
     static final String TIMER_WHEEL = "org.apache.rocketmq.store.timer.TimerWheel";
-    static final String CENTRAL_STORE_JAR = "upstream-551-rocketmq-store.jar";
     /** Patch 0006's bit set of written slots: present in the patched class only. */
     static final String WRITTEN_SLOTS = "writtenSlots";
 
@@ -38,16 +33,15 @@ final class TimerWheels {
     }
 
     private static final class Central {
-        static final Side INSTANCE = new Side("central-rocketmq-store-5.5.1", jars(BuiltDistributions.stock().resolve("lib"),
-            BuiltDistributions.target().resolve(CENTRAL_STORE_JAR)));
+        static final Side INSTANCE = new Side(IsolatedLib.centralStore());
     }
 
     private static final class Patched {
-        static final Side INSTANCE = new Side("patched-lib", jars(BuiltDistributions.patched().resolve("lib"), null));
+        static final Side INSTANCE = new Side(IsolatedLib.patched());
     }
 
     private static final class Stock {
-        static final Side INSTANCE = new Side("stock-lib", jars(BuiltDistributions.stock().resolve("lib"), null));
+        static final Side INSTANCE = new Side(IsolatedLib.stock());
     }
 
     static Side central() {
@@ -60,29 +54,6 @@ final class TimerWheels {
 
     static Side stock() {
         return Stock.INSTANCE;
-    }
-
-    /** lib/'s jars; with {@code storeJar}, that jar first and lib/'s rocketmq-store left out. */
-    private static URL[] jars(Path lib, Path storeJar) {
-        List<URL> urls = new ArrayList<>();
-        try (Stream<Path> files = Files.list(lib)) {
-            if (storeJar != null) {
-                if (!Files.isRegularFile(storeJar)) {
-                    throw new IllegalStateException(storeJar + " is missing: broker-dist's build copies it (-Dhotpath.line=5.5.1)");
-                }
-                urls.add(storeJar.toUri().toURL());
-            }
-            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
-                if (storeJar == null || !jar.getFileName().toString().startsWith("rocketmq-store-")) {
-                    urls.add(jar.toUri().toURL());
-                }
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return urls.toArray(new URL[0]);
     }
 
     /** One source of TimerWheel: its class and the methods the tests call. */
@@ -98,9 +69,9 @@ final class TimerWheels {
         private final Method shutdown;
         private final Method rawSlot;
 
-        Side(String name, URL[] urls) {
-            this.name = name;
-            this.loader = new URLClassLoader(name, urls, ClassLoader.getPlatformClassLoader());
+        Side(IsolatedLib lib) {
+            this.name = lib.name;
+            this.loader = lib.loader;
             try {
                 this.type = inside(() -> Class.forName(TIMER_WHEEL, true, loader));
                 this.open = type.getConstructor(String.class, int.class, int.class);
