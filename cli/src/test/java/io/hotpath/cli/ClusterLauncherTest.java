@@ -35,7 +35,10 @@ class ClusterLauncherTest {
 
     private Process harness(String script, ProcessBuilder.Redirect stdin) throws Exception {
         clientHome();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // SIGINT at its default, as in a terminal: a run started in the background of a non-interactive shell (nohup
+        // ... &) inherits SIGINT ignored, which a JVM keeps ignored, so the Ctrl-C test would wait for nothing
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"), LauncherHarness.class.getName(), root.toString(), STAMP,
             "bash", "-c", script));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectInput(stdin).start();
