@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Tag;
  * The oracle is 4.9.0 reflection ({@code RemotingCommand#decodeCommandCustomHeader} of the
  * rocketmq-remoting jar, which no patch touches) with 4.9.0's parseRequestHeader switch restated in
  * the suite, independent of the broker jar. {@link TestedSendHeaderProvenanceTest} pins down which
- * classes ran. jqwik.tries.default generated cases per property (hotpath.dist.tries: 100,000; 5,000 in CI, see the pom).
+ * classes ran. jqwik.tries.default generated cases per property (hotpath.dist.tries: 100,000; 2,000 in CI, see the pom).
  */
 @Tag(BuiltDistributions.LINE_TAG_PREFIX + "4.9.0")
 class PatchedBrokerSendHeaderSuitesTest {
