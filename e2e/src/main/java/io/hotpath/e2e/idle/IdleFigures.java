@@ -102,6 +102,11 @@ public record IdleFigures(double seconds, Map<String, Role> roles, OtherCpu othe
                 sum.switches().involuntary() / per, groups);
     }
 
+    /** The masters' JIT compiler CPU in the window, ms/s per master; 0 when it used none. */
+    public double masterJitMsPerSecond() {
+        return Math.max(0, masterJitShare) * cpu(MASTER);
+    }
+
     /** A role's figure, null when the role had no process. */
     public Double cpu(String role) {
         Role r = roles.get(role);

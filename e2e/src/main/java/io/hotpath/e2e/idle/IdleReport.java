@@ -155,7 +155,7 @@ public final class IdleReport {
             List<String> why = judged.get(i).exclusions();
             out.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n", round.round(),
                     round.arm(), why.isEmpty() ? "yes" : "no: " + String.join("; ", why), otherCpu(f), round.settledSeconds(),
-                    f.masterJitShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%s ms/s, %.1f %%", num(round.jitMsPerSecond()),
+                    f.masterJitShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%s ms/s, %.1f %%", num(f.masterJitMsPerSecond()),
                             100 * f.masterJitShare()),
                     num(f.cpu(IdleFigures.MASTER)), num(f.cpu(IdleFigures.SLAVE)), num(f.cpu(IdleFigures.NAMESRV)),
                     num(f.cpu(IdleFigures.CONTROLLER)), num(f.wakeups(IdleFigures.MASTER)), num(f.wakeups(IdleFigures.SLAVE)),

@@ -28,9 +28,4 @@ public record IdleRound(int round, String arm, String line, String flavor, Strin
         return new RoundFigures(SCENARIO, round, arm, true, List.of(), 0, machine,
                 figures.masterJitShare() < 0 ? null : figures.masterJitShare(), values);
     }
-
-    /** The masters' JIT compiler CPU in the window, ms/s per master; 0 when it used none. */
-    double jitMsPerSecond() {
-        return Math.max(0, figures.masterJitShare()) * figures.cpu(IdleFigures.MASTER);
-    }
 }

@@ -3,6 +3,7 @@ package io.hotpath.e2e.idle;
 import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.Console;
 import io.hotpath.e2e.campaign.Arm;
+import io.hotpath.e2e.campaign.RoundFigures;
 import io.hotpath.e2e.load.ClientLogging;
 import io.hotpath.e2e.measure.ClusterCpuSnapshot;
 import io.hotpath.e2e.measure.RunMetrics;
@@ -151,7 +152,7 @@ public final class IdleRun {
             double share = probe.masterJitShare();
             warmProbes = warm(probe, basis) ? warmProbes + 1 : 0;
             String measured = share < 0 ? "idle" : String.format(Locale.ROOT, "%.1f %% of their CPU (%s ms/s per master)", 100 * share,
-                    IdleReport.num(share * probe.cpu(IdleFigures.MASTER)));
+                    IdleReport.num(probe.masterJitMsPerSecond()));
             if (warmProbes == WARM_PROBES) {
                 Console.progress("idle: %s round %d: masters' JIT %s in the last %d s, under %s in %d probes in a row,"
                         + " settled after %d s", arm.label(), round, measured, JIT_PROBE_SECONDS, budget(basis), WARM_PROBES, settled);
@@ -173,13 +174,8 @@ public final class IdleRun {
      * to --max-settle (patched+tuned 5.5.1, 2026-11-29: every round, ~3 min each more than stock's).
      */
     static double settleBasis(List<IdleRound> rounds, String baseline) {
-        List<Double> cpu = rounds.stream().filter(r -> r.arm().equals(baseline)).map(r -> r.figures().cpu(IdleFigures.MASTER))
-                .filter(v -> v != null && v > 0).sorted().toList();
-        if (cpu.isEmpty()) {
-            return -1;
-        }
-        int n = cpu.size();
-        return n % 2 == 1 ? cpu.get(n / 2) : (cpu.get(n / 2 - 1) + cpu.get(n / 2)) / 2;
+        return RoundFigures.baselineMedian(rounds.stream().map(r -> r.verdictFigures(IdleReport.METRICS)).toList(), baseline,
+                IdleRound.SCENARIO, IdleReport.METRICS.get(0).key());
     }
 
     /**
@@ -191,7 +187,7 @@ public final class IdleRun {
         if (share < 0) {
             return true;
         }
-        return basis > 0 ? share * probe.cpu(IdleFigures.MASTER) < RunMetrics.WARM_JIT_SHARE * basis : share < RunMetrics.WARM_JIT_SHARE;
+        return basis > 0 ? probe.masterJitMsPerSecond() < RunMetrics.WARM_JIT_SHARE * basis : share < RunMetrics.WARM_JIT_SHARE;
     }
 
     private static String budget(double basis) {

@@ -20,7 +20,11 @@ class IdleSettleTest {
     }
 
     private static IdleRound round(int n, String arm, double masterMsPerSecond) {
-        return new IdleRound(n, arm, "5.5.1", "stock", "r" + n, "quiet", 180, probe(masterMsPerSecond, 0.01));
+        return round(n, arm, masterMsPerSecond, "quiet");
+    }
+
+    private static IdleRound round(int n, String arm, double masterMsPerSecond, String machine) {
+        return new IdleRound(n, arm, "5.5.1", "stock", "r" + n, machine, 180, probe(masterMsPerSecond, 0.01));
     }
 
     @Test
@@ -30,6 +34,8 @@ class IdleSettleTest {
         assertThat(IdleRun.settleBasis(List.of(round(1, "stock", 103), round(1, "patched+tuned", 26), round(2, "stock", 99),
                 round(3, "stock", 120)), "stock")).isEqualTo(103);
         assertThat(IdleRun.settleBasis(List.of(round(1, "stock", 100), round(2, "stock", 110)), "stock")).isEqualTo(105);
+        // as the counting rule's basis (RoundFigures.baselineMedian): a baseline round on a busy machine is left out
+        assertThat(IdleRun.settleBasis(List.of(round(1, "stock", 100), round(2, "stock", 160, "busy")), "stock")).isEqualTo(100);
     }
 
     @Test
