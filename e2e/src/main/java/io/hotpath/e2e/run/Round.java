@@ -146,9 +146,14 @@ public final class Round {
             Thread.sleep(BrokerFlightRecording.SETTLE.toMillis());
             cluster.checkAlive();
             // after the load window and its settle time, each to a topic of its own: no load metric sees these
-            extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
-                    NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients, hasTimer(distribution),
-                    !options.fault().midRun());
+            if (options.extraSends()) {
+                extra = sendExtras(cluster.namesrvAddress(), runDir, runId, options.bodySize(),
+                        NewerClientCheck.toleratesBatchSeparatorDefect(distribution), newerClients, hasTimer(distribution),
+                        !options.fault().midRun());
+            } else {
+                Console.progress("extra sends: %s", EXTRAS_NOT_ASKED);
+                extra = ExtraSends.NONE;
+            }
             if (options.fault() != FaultScenario.RESTART_CLUSTER) {
                 verified = verifyAll(cluster.namesrvAddress(), messages, load, extra);
                 warmupVerdict = verifyWarmup(cluster.namesrvAddress(), warmupSlices, distribution.release());
@@ -170,7 +175,8 @@ public final class Round {
         }
         RoundResult result = new RoundResult(distribution.flavor(), distribution, runDir, options, load, verified.all(),
                 verified.extraReadBacks(), failedSends(options, distribution, load, extra), bootSeconds, (System.nanoTime() - start) / 1e9, metrics,
-                network.summary(), warmupVerdict, extra.timed() == null ? DeliveryLateness.skipped(TIMED_SKIPPED_UNDER_FAULT)
+                network.summary(), warmupVerdict, extra.timed() == null
+                        ? DeliveryLateness.skipped(options.extraSends() ? TIMED_SKIPPED_UNDER_FAULT : EXTRAS_NOT_ASKED)
                         : DeliveryLateness.judge(extra.timed(), options.fault().midRun()));
         if (result.passed() && !options.keepStore()) {
             cluster.deleteStores();
@@ -184,8 +190,10 @@ public final class Round {
     private static FailedSends failedSends(RoundSpec options, Distribution distribution, LoadResult load, ExtraSends extra) {
         Map<String, SendLedger> ledgers = new LinkedHashMap<>();
         ledgers.put(FailedSends.LOAD, load.ledger());
-        ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
-        ledgers.put(RelaySends.TOPIC + " by 4.9.0", extra.relay().ledger());
+        if (extra.compat() != null) {
+            ledgers.put(CompatSends.TOPIC + " by 4.9.0", extra.compat().ledger());
+            ledgers.put(RelaySends.TOPIC + " by 4.9.0", extra.relay().ledger());
+        }
         if (extra.timed() != null) {
             ledgers.put(TimedSends.TOPIC + " by 4.9.0", extra.timed().ledger());
         }
@@ -233,10 +241,18 @@ public final class Round {
         }
     }
 
-    /** What was sent besides the measured load, each to a topic of its own, after the load window. */
+    /**
+     * What was sent besides the measured load, each to a topic of its own, after the load window; {@link #NONE} when the
+     * round was asked for none ({@link RoundSpec#extraSends()}); {@code timed} null also when a mid-run fault skips it.
+     */
     record ExtraSends(CompatSends.Sent compat, RelaySends.Sent relay, List<NewerClientCheck.Result> newerClients,
                       boolean toleratesBatchDefect, TimedSends.Sent timed) {
+
+        static final ExtraSends NONE = new ExtraSends(null, null, List.of(), false, null);
     }
+
+    /** The progress line of a round asked for no extra sends. */
+    static final String EXTRAS_NOT_ASKED = "not asked of this round (the caller runs them in another)";
 
     /**
      * Why a round with a mid-run fault has no timed phase: with broker-a's slave killed each of its sends to broker-a waits
@@ -366,10 +382,12 @@ public final class Round {
     private static Verified verifyAll(String namesrvAddress, SeededMessages messages, LoadResult load, ExtraSends extra) {
         DeliveryAudit.DeliveryReport all = new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(messages, load.ledger());
         Map<String, DeliveryAudit.DeliveryReport> extras = new LinkedHashMap<>();
-        extras.put(CompatSends.TOPIC + " by 4.9.0",
-                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.compat().messages(), extra.compat().ledger()));
-        extras.put(RelaySends.TOPIC + " by 4.9.0",
-                new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.relay().messages(), extra.relay().ledger()));
+        if (extra.compat() != null) {
+            extras.put(CompatSends.TOPIC + " by 4.9.0",
+                    new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.compat().messages(), extra.compat().ledger()));
+            extras.put(RelaySends.TOPIC + " by 4.9.0",
+                    new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(extra.relay().messages(), extra.relay().ledger()));
+        }
         for (NewerClientCheck.Result newer : extra.newerClients()) {
             extras.put(newer.client().topic() + " by 4.9.0",
                     new Verifier(namesrvAddress, VERIFY_TIMEOUT).verify(newer.messages(), newer.ledger(),

@@ -13,9 +13,11 @@ import java.util.List;
  * @param rate             paces the load at this many messages per second; 0 sends as fast as the threads go
  * @param keepStore        keep the stores after a pass (they are deleted otherwise)
  * @param runRecord        a second file the run record is kept in besides the run directory (profiling follows it), or null
+ * @param extraSends       after the load, the sends it does not make (V1 headers, a batch, delayed, transactional, send-back,
+ *                         the newer clients, the timed phase), each read back; false only where another round runs them
  */
 public record RoundSpec(int messages, int threads, int bodySize, int queuesPerMaster, int seconds, int rate,
-                        List<String> brokerJvmOptions, FaultScenario fault, boolean keepStore, Path runRecord) {
+                        List<String> brokerJvmOptions, FaultScenario fault, boolean keepStore, Path runRecord, boolean extraSends) {
 
     /** Ledger capacity per second of a timed load without a message count: ~3x the saturated TPS seen here. */
     public static final int TIMED_CAPACITY_PER_SECOND = 30_000;
@@ -27,7 +29,7 @@ public record RoundSpec(int messages, int threads, int bodySize, int queuesPerMa
     /** A load bounded by time, paced at {@code rate}, with the ledger capacity a timed load gets. */
     public static RoundSpec timed(int seconds, int rate, int threads, int bodySize, int queuesPerMaster, FaultScenario fault) {
         return new RoundSpec((int) Math.min(50_000_000L, (long) seconds * TIMED_CAPACITY_PER_SECOND), threads, bodySize,
-            queuesPerMaster, seconds, rate, List.of(), fault, false, null);
+            queuesPerMaster, seconds, rate, List.of(), fault, false, null, true);
     }
 
     /** True when {@code seconds} bounds the load by time; {@link #messages()} is then only the ledger's capacity. */

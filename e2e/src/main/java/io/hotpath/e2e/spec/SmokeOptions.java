@@ -36,7 +36,7 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
     /** The round each distribution of this smoke runs. */
     public RoundSpec round() {
         return new RoundSpec(messages, threads, bodySize, queuesPerMaster, seconds, rate, brokerJvmOptions, fault, keepStore,
-                runRecord);
+                runRecord, true);
     }
 
     public static final String USAGE = """
