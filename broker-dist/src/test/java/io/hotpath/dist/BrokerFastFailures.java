@@ -67,9 +67,7 @@ final class BrokerFastFailures {
      */
     record Timings(String from, double[] ms, int early, int unexpected) {
         double percentileMs(int p) {
-            double[] sorted = ms.clone();
-            Arrays.sort(sorted);
-            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+            return NearestRank.percentile(ms, p);
         }
 
         double maxMs() {

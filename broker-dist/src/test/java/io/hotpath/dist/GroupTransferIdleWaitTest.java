@@ -120,14 +120,8 @@ class GroupTransferIdleWaitTest {
 
     /** The 90th percentile and the maximum of the put-to-completion times, each no later than stock's plus the tolerance. */
     private static boolean noLaterThan(double[] candidate, double[] oracle) {
-        return percentile(candidate, 90) <= percentile(oracle, 90) + TOLERANCE_MS
+        return NearestRank.percentile(candidate, 90) <= NearestRank.percentile(oracle, 90) + TOLERANCE_MS
             && max(candidate) <= max(oracle) + TOLERANCE_MS * 2;
-    }
-
-    private static double percentile(double[] ms, int p) {
-        double[] sorted = ms.clone();
-        Arrays.sort(sorted);
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
     private static double max(double[] ms) {
@@ -135,8 +129,8 @@ class GroupTransferIdleWaitTest {
     }
 
     private static String describe(double[] ms) {
-        return String.format("%d requests, p50 %.2f ms, p90 %.2f ms, max %.2f ms", ms.length, percentile(ms, 50),
-            percentile(ms, 90), max(ms));
+        return String.format("%d requests, p50 %.2f ms, p90 %.2f ms, max %.2f ms", ms.length, NearestRank.percentile(ms, 50),
+            NearestRank.percentile(ms, 90), max(ms));
     }
 
     /** A started GroupTransferService of one side, over a store that only answers its configuration. */

@@ -82,9 +82,7 @@ final class PopBufferMerges {
     /** Add-to-commit times, ms. */
     record Timings(double[] ms) {
         double percentileMs(int p) {
-            double[] sorted = ms.clone();
-            Arrays.sort(sorted);
-            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+            return NearestRank.percentile(ms, p);
         }
 
         double maxMs() {

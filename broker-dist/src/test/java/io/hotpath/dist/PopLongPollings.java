@@ -78,9 +78,7 @@ final class PopLongPollings {
      */
     record Lateness(long[] ms) {
         long percentile(int p) {
-            long[] sorted = ms.clone();
-            Arrays.sort(sorted);
-            return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+            return NearestRank.percentile(ms, p);
         }
 
         long max() {

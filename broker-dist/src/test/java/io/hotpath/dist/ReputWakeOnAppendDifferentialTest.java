@@ -314,9 +314,6 @@ class ReputWakeOnAppendDifferentialTest {
     }
 
     private static long pct(long[] values, int percentile) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int at = Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1);
-        return sorted[Math.max(0, at)];
+        return NearestRank.percentile(values, percentile);
     }
 }

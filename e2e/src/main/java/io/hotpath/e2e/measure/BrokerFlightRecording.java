@@ -16,7 +16,8 @@ import jdk.jfr.consumer.RecordingFile;
 
 /**
  * A minimal JFR recording in every broker: only {@code jdk.ThreadAllocationStatistics} (each thread's
- * allocated bytes so far, every {@link #PERIOD}) and {@code jdk.GarbageCollection} (pauses). Allocated
+ * allocated bytes so far, every {@link #PERIOD}), {@code jdk.GarbageCollection} (pauses), and each compilation and
+ * deoptimization (for {@link WindowCompilations}: a few thousand events in a broker's life). Allocated
  * bytes in a window are the per-thread counters summed at the last sample at or before the window's
  * end-plus-one-period minus the same sum at its start; allocation sampling events
  * ({@code jdk.ObjectAllocationSample}) are estimates: only a profiled round records them, for
@@ -35,7 +36,7 @@ public final class BrokerFlightRecording {
 
     private static final String SETTINGS = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <!-- written by io.hotpath.e2e.measure.BrokerFlightRecording: allocation counters and GC pauses only -->
+            <!-- written by io.hotpath.e2e.measure.BrokerFlightRecording: allocation counters, GC pauses, compilations -->
             <configuration version="2.0" label="hotpath allocation and GC">
               <event name="jdk.ThreadAllocationStatistics">
                 <setting name="enabled">true</setting>
@@ -44,6 +45,14 @@ public final class BrokerFlightRecording {
               <event name="jdk.GarbageCollection">
                 <setting name="enabled">true</setting>
                 <setting name="threshold">0 ms</setting>
+              </event>
+              <event name="jdk.Compilation">
+                <setting name="enabled">true</setting>
+                <setting name="threshold">0 ms</setting>
+              </event>
+              <event name="jdk.Deoptimization">
+                <setting name="enabled">true</setting>
+                <setting name="stackTrace">false</setting>
               </event>
             </configuration>
             """;

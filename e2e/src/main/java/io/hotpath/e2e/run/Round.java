@@ -1,5 +1,6 @@
 package io.hotpath.e2e.run;
 
+import com.google.gson.GsonBuilder;
 import io.hotpath.e2e.ClusterException;
 import io.hotpath.e2e.Console;
 import io.hotpath.e2e.Ticker;
@@ -21,6 +22,7 @@ import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.measure.BrokerFlightRecording;
 import io.hotpath.e2e.measure.LoadWindowRecorder;
 import io.hotpath.e2e.measure.RunMetrics;
+import io.hotpath.e2e.measure.WindowCompilations;
 import io.hotpath.e2e.measure.ThreadCpuTimes;
 import io.hotpath.e2e.measure.ThreadGroupCpu;
 import io.hotpath.e2e.node.ClusterNetwork;
@@ -582,10 +584,26 @@ public final class Round {
     /** Cost figures are a report, not the verdict: if they cannot be read the run still counts, without them. */
     private static RunMetrics collectMetrics(LocalCluster cluster, LoadWindowRecorder window, LoadResult load) {
         try {
-            return RunMetrics.collect(cluster, window, load.acked(), TOPIC);
+            RunMetrics metrics = RunMetrics.collect(cluster, window, load.acked(), TOPIC);
+            logCompilations(cluster, window);
+            return metrics;
         } catch (IOException | RuntimeException e) {
             Console.warn("cost figures unavailable for " + cluster.runDir() + ": " + e);
             return null;
         }
+    }
+
+    /**
+     * What the masters compiled in the window, in the log and {@code window-compilations.json}: the diagnosis of a round
+     * the JIT rule does not count (its CPU figure included compiling).
+     */
+    private static void logCompilations(LocalCluster cluster, LoadWindowRecorder window) throws IOException {
+        WindowCompilations masters = WindowCompilations.NONE;
+        for (ClusterLayout.Node master : cluster.layout().masters()) {
+            masters = masters.plus(WindowCompilations.read(cluster.nodeDir(master), window.start(), window.end()));
+        }
+        Console.progress("masters' JIT in the load window: %s", masters.line());
+        Files.writeString(cluster.runDir().resolve("window-compilations.json"),
+                new GsonBuilder().setPrettyPrinting().create().toJson(masters) + "\n");
     }
 }
