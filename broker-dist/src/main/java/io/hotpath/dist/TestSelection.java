@@ -69,6 +69,23 @@ record TestSelection(List<String> modules, Map<String, List<String>> listed, Map
         return !listed.isEmpty();
     }
 
+    /** A targeted selection of {@code classes} (module -> listed classes) only, with their excluded methods. */
+    TestSelection only(Map<String, List<String>> classes) {
+        Map<String, List<String>> kept = new LinkedHashMap<>();
+        classes.forEach((module, listedHere) -> {
+            if (!listedHere.isEmpty()) {
+                kept.put(module, List.copyOf(listedHere));
+            }
+        });
+        Map<String, List<String>> methods = new LinkedHashMap<>();
+        excludedMethods.forEach((testClass, excluded) -> {
+            if (kept.values().stream().anyMatch(l -> l.contains(testClass))) {
+                methods.put(testClass, excluded);
+            }
+        });
+        return new TestSelection(List.copyOf(kept.keySet()), kept, methods);
+    }
+
     /**
      * The stock failures this run leaves out, with their reasons: every class ({@code stock.failure.<Class>}), and the
      * methods a targeted run excludes. A full run runs a listed method (its excludes file takes whole classes only).

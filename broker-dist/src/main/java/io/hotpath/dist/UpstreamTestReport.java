@@ -44,11 +44,13 @@ import java.util.TreeSet;
  *                       module's first failure on a tree (see SkipCascade); their reports are the rerun's
  * @param testsOf        the release whose unit tests ran: the line's own, or for a tree assembled from Central (which
  *                       publishes no tests) its skeleton's
+ * @param stockScope     null when the stock tree ran every test the patched tree ran; else which of them it ran, in words
+ *                       (a targeted run asks stock only about what did not pass on patched: {@code BrokerDistBuilder})
  */
 public record UpstreamTestReport(String release, String mode, Map<String, ModuleCounts> modules, List<String> newFailures,
                                  List<String> missingReports, List<String> stockFailures, List<String> flaky,
                                  Map<String, String> excluded, Map<String, Long> seconds, List<String> cascadeReruns,
-                                 String testsOf) {
+                                 String testsOf, String stockScope) {
 
     /** Counts of one module on one tree; passed includes flaky. */
     public record Counts(int run, int passed, int failed, int skipped) {
@@ -153,25 +155,31 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             }
         }
         return new UpstreamTestReport(release, listed.targeted() ? "ci" : "full", modules, newFailures, missingReports,
-            stockFailures, flaky, excluded, Map.of(), List.of(), release);
+            stockFailures, flaky, excluded, Map.of(), List.of(), release, null);
     }
 
     /** The same report with the release whose tests ran, when not the line's own (an assembled tree's skeleton). */
     public UpstreamTestReport withTestsOf(String testsRelease) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded, seconds,
-            cascadeReruns, testsRelease);
+            cascadeReruns, testsRelease, stockScope);
     }
 
     /** The same report with how long the tests took on each tree. */
     public UpstreamTestReport withSeconds(Map<String, Long> secondsPerTree) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
-            Map.copyOf(secondsPerTree), cascadeReruns, testsOf);
+            Map.copyOf(secondsPerTree), cascadeReruns, testsOf, stockScope);
+    }
+
+    /** The same report with what the stock tree ran, when not every test the patched tree ran. */
+    public UpstreamTestReport withStockScope(String scope) {
+        return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
+            seconds, cascadeReruns, testsOf, scope);
     }
 
     /** The same report with the classes run again after a skip cascade. */
     public UpstreamTestReport withCascadeReruns(List<String> reruns) {
         return new UpstreamTestReport(release, mode, modules, newFailures, missingReports, stockFailures, flaky, excluded,
-            seconds, List.copyOf(reruns), testsOf);
+            seconds, List.copyOf(reruns), testsOf, stockScope);
     }
 
     /**
@@ -185,7 +193,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             return message == null ? failure : failure + ": " + message;
         }).toList();
         return new UpstreamTestReport(release, mode, modules, explained, missingReports, stockFailures, flaky, excluded, seconds,
-            cascadeReruns, testsOf);
+            cascadeReruns, testsOf, stockScope);
     }
 
     private static List<String> unreported(String module, String tree, List<String> classes,
@@ -238,6 +246,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
             .append(", stock tree vs patched tree (upstream's Maven build; ")
             .append(mode.equals("ci") ? "the line's listed test classes, upstream.tests.ci.*" : "every test of the modules")
             .append(")\n\n")
+            .append(stockScope == null ? "" : "Stock tree: " + stockScope + "\n\n")
             .append("| module | stock run | stock passed | stock failed | stock skipped | patched run | patched passed | patched failed | patched skipped |\n")
             .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         modules.forEach((module, c) -> md.append("| ").append(module)
@@ -281,6 +290,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
         StringBuilder json = new StringBuilder("{\n  \"release\": ").append(Json.string(release))
             .append(",\n  \"testsOf\": ").append(Json.string(testsOf))
             .append(",\n  \"mode\": ").append(Json.string(mode))
+            .append(",\n  \"stockScope\": ").append(stockScope == null ? "null" : Json.string(stockScope))
             .append(",\n  \"passed\": ").append(passed()).append(",\n  \"seconds\": {");
         String sep0 = "";
         for (Map.Entry<String, Long> e : new TreeMap<>(seconds).entrySet()) {

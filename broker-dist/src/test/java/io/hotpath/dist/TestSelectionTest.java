@@ -42,6 +42,33 @@ class TestSelectionTest {
     }
 
     @Test
+    void theStockTreeIsAskedOnlyAboutClassesThatDidNotPassOnPatched(@TempDir Path patches) throws IOException {
+        ReleaseLine line = line(patches, DESCRIPTOR + """
+            stock.failure.org.x.store.ATest#racesTheReput=fails on stock too
+            """);
+        TestSelection ci = TestSelection.of(line, true);
+        Map<String, SurefireReports.Outcome> patched = Map.of(
+            "org.x.store.ATest#a", SurefireReports.Outcome.PASSED,
+            "org.x.store.ATest#b", SurefireReports.Outcome.FLAKY,
+            "org.x.store.AddedTest#a", SurefireReports.Outcome.PASSED,
+            "org.x.common.CTest#a", SurefireReports.Outcome.PASSED);
+        // a rerun pass, a failure, all skipped or no report at all need stock's answer; a first-try pass does not
+        assertThat(BrokerDistBuilder.passedEverywhere(patched, "org.x.store.ATest")).isFalse();
+        assertThat(BrokerDistBuilder.passedEverywhere(patched, "org.x.store.AddedTest")).isTrue();
+        assertThat(BrokerDistBuilder.passedEverywhere(patched, "org.x.common.CTest")).isTrue();
+        assertThat(BrokerDistBuilder.passedEverywhere(Map.of("org.x.common.CTest#a", SurefireReports.Outcome.SKIPPED),
+            "org.x.common.CTest")).isFalse();
+        assertThat(BrokerDistBuilder.passedEverywhere(patched, "org.x.common.MissingTest")).isFalse();
+
+        TestSelection stock = ci.only(Map.of("store", List.of("org.x.store.ATest"), "common", List.of()));
+        assertThat(stock.modules()).containsExactly("store");
+        assertThat(stock.classes()).containsExactly("org.x.store.ATest");
+        // the class keeps its descriptor exclusions on stock as on patched
+        assertThat(stock.surefireTests()).containsExactly("org.x.store.ATest", "!org.x.store.ATest#racesTheReput");
+        assertThat(ci.only(Map.of("store", List.of(), "common", List.of())).classes()).isEmpty();
+    }
+
+    @Test
     void aTargetedRunLeavesOutTheStockFailingMethodsOfAListedClassAndAFullRunNone(@TempDir Path patches) throws IOException {
         ReleaseLine line = line(patches, DESCRIPTOR + """
             stock.failure.org.x.store.ATest#racesTheReput=fails on stock too

@@ -89,6 +89,25 @@ class UpstreamTestReportTest {
     }
 
     @Test
+    void aStockTreeAskedOnlyAboutWhatDidNotPassOnPatchedSaysSoAndJudgesTheRestAsBefore() {
+        // store's A failed on patched: stock ran A (and passed it); common's C passed on patched: stock ran nothing there
+        UpstreamTestReport.Listed onDemand = new UpstreamTestReport.Listed(Map.of("store", List.of("org.x.A"), "common", List.of()),
+            Map.of("store", List.of("org.x.A"), "common", List.of("org.x.C")));
+        UpstreamTestReport report = UpstreamTestReport.compare("9.9.9",
+            Map.of("store", outcomes("org.x.A#a", PASSED), "common", Map.of()),
+            Map.of("store", outcomes("org.x.A#a", FAILED), "common", outcomes("org.x.C#c", PASSED)), Map.of(), Map.of(), onDemand)
+            .withStockScope("asked only about the listed classes that did not pass on the patched tree: org.x.A");
+        assertThat(report.newFailures()).containsExactly("store: org.x.A#a (failed on patched)");
+        assertThat(report.missingReports()).isEmpty();
+        assertThat(report.markdown()).contains("Stock tree: asked only about the listed classes that did not pass on the patched"
+            + " tree: org.x.A", "| common | 0 | 0 | 0 | 0 | 1 | 1 | 0 | 0 |");
+        assertThat(report.json()).contains("\"stockScope\": \"asked only about");
+        // a stock tree that ran everything says nothing of its scope
+        assertThat(UpstreamTestReport.compare("9.9.9", Map.of("store", outcomes("org.x.A#a", PASSED)),
+            Map.of("store", outcomes("org.x.A#a", PASSED)), Map.of()).markdown()).doesNotContain("Stock tree:");
+    }
+
+    @Test
     void aModuleWhoseListedClassesArePatchAddedOnlyNeedsNoReportOnStock() {
         // broker lists only H, which a patch adds: the stock tree has nothing to run there
         UpstreamTestReport.Listed onlyAdded = new UpstreamTestReport.Listed(Map.of("broker", List.of()), Map.of("broker", List.of("org.x.H")));

@@ -30,7 +30,8 @@ final class BuildBroker {
                                both     (default)
           --upstream-tests M   full   (default) every upstream unit test of the line's upstream.tests.modules on both trees
                                       (on 2 cores ~10 min for 4.9.0, ~12 for 4.9.8, ~54 for 5.3.3)
-                               ci     only the test classes the line lists for CI (upstream.tests.ci.*), as bin/hotpath test runs them
+                               ci     only the test classes the line lists for CI (upstream.tests.ci.*), as bin/hotpath test runs them:
+                                      on patched, then on stock the ones that did not pass on patched
                                false  none; the same as --no-upstream-tests (the tests need --flavor both)
 
         Prints one line per distribution: <flavor> <directory>, then upstream's test table (stock vs patched,
@@ -102,7 +103,7 @@ final class BuildBroker {
             : options.flavor() + " " + release + " broker distribution";
         what += switch (options.upstreamTests()) {
             case "full" -> ", with upstream's unit tests on both trees";
-            case "ci" -> ", with upstream's listed test classes (upstream.tests.ci.*) on both trees";
+            case "ci" -> ", with upstream's listed test classes (upstream.tests.ci.*) on patched, and on stock what did not pass there";
             default -> "";
         };
         System.err.println("hotpath: building the " + what + " (log: " + root.relativize(log) + ")");

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>mvn verify: unit, contract and differential suites of every module, incl. the suites run against the patched
  *       upstream classes from the custom broker build (broker-dist), and upstream's own unit test classes that exercise
- *       each line's patches ({@code upstream.tests.ci.*} in its descriptor) on the stock and the patched tree
+ *       each line's patches ({@code upstream.tests.ci.*} in its descriptor) on the patched tree, and on the stock tree those
+ *       that did not pass on patched (the only ones the verdict compares)
  *       (upstream's Maven build, checkstyle included): fails on any test that passes on stock and not on patched. Every
  *       line's trees and suites; upstream's tests of the default line and of each line whose descriptor does not send them
  *       to build-broker ({@code upstream.tests.outside.ci}); the full modules run in build-broker.</li>
@@ -134,7 +135,7 @@ final class CiTests {
             String tests = upstreamTests ? "ci" : "false";
             // the descriptor's reason is a paragraph: the progress line names where it is
             info("1/4 tests: line " + line.release() + ": broker distributions, " + (upstreamTests
-                ? "upstream's listed test classes on both trees, " : line.upstreamTestsOutsideCi().isPresent()
+                ? "upstream's listed test classes (on stock only what did not pass on patched), " : line.upstreamTestsOutsideCi().isPresent()
                 ? "upstream's tests in build-broker only (why: upstream.tests.outside.ci in its line.properties), "
                 : "no upstream tests, ") + "broker-dist's suites");
             timed("line " + line.release() + " broker-dist (upstream tests: " + tests + ")", line.release(), () -> maven.run(
