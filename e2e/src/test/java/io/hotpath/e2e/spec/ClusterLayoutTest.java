@@ -62,7 +62,7 @@ class ClusterLayoutTest {
         assertThat(config.getProperty("listenPort")).isEqualTo(Integer.toString(slave.listenPort()));
         assertThat(config.getProperty("storePathRootDir")).isEqualTo("/run/broker-a-s/store");
         assertThat(config.getProperty("storePathCommitLog")).isEqualTo("/run/broker-a-s/store/commitlog");
-        assertThat(config.getProperty("mappedFileSizeCommitLog")).isEqualTo(Integer.toString(256 * 1024 * 1024));
+        assertThat(config.getProperty("mappedFileSizeCommitLog")).isEqualTo(Integer.toString(64 * 1024 * 1024));
         assertThat(config).doesNotContainKey("haMasterAddress");
         assertThat(config.getProperty("deleteWhen")).isEqualTo("04");
     }
