@@ -287,19 +287,17 @@ public final class BrokerDistBuilder {
         Map<String, Long> seconds = new LinkedHashMap<>();
         if (!selection.targeted()) {
             for (String tree : trees) {
-                Path root = built.get(tree).source().root();
-                long spent = mavens.get(tree).test(root, tree, selection.modules(), excludes, selection.surefireTests());
-                seconds.put(tree, spent + rerunSkipCascade(tree, root, mavens.get(tree), selection, excludes));
+                seconds.put(tree, testTree(tree, built, mavens, selection, excludes));
             }
             return seconds;
         }
+        seconds.put("patched", testTree("patched", built, mavens, selection, excludes));
         Path patchedRoot = built.get("patched").source().root();
-        long patchedSeconds = mavens.get("patched").test(patchedRoot, "patched", selection.modules(), excludes, selection.surefireTests());
-        seconds.put("patched", patchedSeconds + rerunSkipCascade("patched", patchedRoot, mavens.get("patched"), selection, excludes));
-        Path stockRoot = built.get("stock").source().root();
         stockOnDemand = new LinkedHashMap<>();
-        selection.presentIn(stockRoot, "stock").forEach((module, classes) -> stockOnDemand.put(module,
-            classes.stream().filter(c -> !passedEverywhere(SurefireReports.read(patchedRoot.resolve(module)), c)).toList()));
+        selection.presentIn(built.get("stock").source().root(), "stock").forEach((module, classes) -> {
+            Map<String, SurefireReports.Outcome> onPatched = SurefireReports.read(patchedRoot.resolve(module));
+            stockOnDemand.put(module, classes.stream().filter(c -> !passedAtFirstTry(onPatched, c)).toList());
+        });
         TestSelection stockSelection = selection.only(stockOnDemand);
         if (stockSelection.classes().isEmpty()) {
             System.out.println("hotpath: upstream's tests: every listed class passed on the patched tree, so none needs the stock"
@@ -309,16 +307,21 @@ public final class BrokerDistBuilder {
         }
         System.out.println("hotpath: upstream's tests: the stock tree runs the listed classes that did not pass on patched: "
             + stockSelection.classes());
-        long stockSeconds = mavens.get("stock").test(stockRoot, "stock", stockSelection.modules(), excludes,
-            stockSelection.surefireTests());
-        seconds.put("stock", stockSeconds + rerunSkipCascade("stock", stockRoot, mavens.get("stock"), stockSelection, excludes));
+        seconds.put("stock", testTree("stock", built, mavens, stockSelection, excludes));
         return seconds;
     }
 
-    /** Whether every test of {@code testClass} that ran passed at the first try (a rerun pass needs stock's answer too). */
-    static boolean passedEverywhere(Map<String, SurefireReports.Outcome> outcomes, String testClass) {
-        List<SurefireReports.Outcome> ran = outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(testClass + "#"))
-            .map(Map.Entry::getValue).toList();
+    /** Upstream's tests of {@code selection} on one tree, then the skip cascade's reruns; returns the seconds both took. */
+    private long testTree(String tree, Map<String, BuiltTree> built, Map<String, UpstreamMavenBuild> mavens, TestSelection selection,
+                          Path excludes) {
+        Path root = built.get(tree).source().root();
+        long spent = mavens.get(tree).test(root, tree, selection.modules(), excludes, selection.surefireTests());
+        return spent + rerunSkipCascade(tree, root, mavens.get(tree), selection, excludes);
+    }
+
+    /** Whether {@code testClass} ran and every test of it passed at the first try (a rerun pass needs stock's answer too). */
+    static boolean passedAtFirstTry(Map<String, SurefireReports.Outcome> outcomes, String testClass) {
+        List<SurefireReports.Outcome> ran = SurefireReports.ofClass(outcomes, testClass);
         return !ran.isEmpty() && ran.stream().allMatch(o -> o == SurefireReports.Outcome.PASSED);
     }
 

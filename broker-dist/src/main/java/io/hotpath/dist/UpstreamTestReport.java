@@ -200,8 +200,7 @@ public record UpstreamTestReport(String release, String mode, Map<String, Module
                                            Map<String, SurefireReports.Outcome> outcomes) {
         List<String> missing = new ArrayList<>();
         for (String testClass : classes) {
-            List<SurefireReports.Outcome> ran = outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(testClass + "#"))
-                .map(Map.Entry::getValue).toList();
+            List<SurefireReports.Outcome> ran = SurefireReports.ofClass(outcomes, testClass);
             if (ran.isEmpty()) {
                 missing.add(module + ": " + testClass + " is listed but wrote no report on " + tree);
             } else if (ran.stream().allMatch(o -> o == SurefireReports.Outcome.SKIPPED)) {
