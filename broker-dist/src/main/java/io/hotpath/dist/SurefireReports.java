@@ -23,12 +23,12 @@ public final class SurefireReports {
     private SurefireReports() {
     }
 
-    /** Test id -> outcome; empty when the module wrote no report (it has no tests, or they did not run). */
     /** The outcomes of {@code testClass}'s tests ({@code Class#method} keys of {@link #read}), in report order. */
     public static List<Outcome> ofClass(Map<String, Outcome> outcomes, String testClass) {
         return outcomes.entrySet().stream().filter(e -> e.getKey().startsWith(testClass + "#")).map(Map.Entry::getValue).toList();
     }
 
+    /** Test id -> outcome; empty when the module wrote no report (it has no tests, or they did not run). */
     public static Map<String, Outcome> read(Path moduleDir) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         for (Path file : reportFiles(moduleDir)) {
