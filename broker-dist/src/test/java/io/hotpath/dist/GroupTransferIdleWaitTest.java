@@ -255,6 +255,14 @@ class GroupTransferIdleWaitTest {
             if (!shut) {
                 shut = true;
                 service.getClass().getMethod("shutdown").invoke(service);
+                // shutdown() joins the thread; its /proc entry goes a moment later, and the next test's start checks for it
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (!tasks().isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                if (!tasks().isEmpty()) {
+                    throw new IllegalStateException("the GroupTransferService thread still runs 2 s after shutdown: " + tasks());
+                }
             }
         }
 
