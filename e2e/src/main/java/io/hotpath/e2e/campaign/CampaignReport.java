@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,25 +276,32 @@ public final class CampaignReport {
 
     /**
      * The timed phase of every round ({@code DeliveryLateness}), per kind and arm: the median over rounds of each round's
-     * median and p90 lateness, and the worst max, in ms. Descriptive rows, not metrics of the verdicts: a lost, corrupt or
+     * median and p90 lateness, and the worst max, in ms; then where the latest message of all rounds (counted from the
+     * earliest the broker may deliver it) spent its time. Descriptive rows, not metrics of the verdicts: a lost, corrupt or
      * early message already fails its round.
      */
     private void timedRows(StringBuilder out, String scenario) {
         for (TimedSends.Kind kind : List.of(TimedSends.Kind.PLAIN, TimedSends.Kind.TIMER, TimedSends.Kind.DELAY_LEVEL_1,
                 TimedSends.Kind.DELAY_LEVEL_2)) {
             StringJoiner row = new StringJoiner(" | ", "| " + kind.label() + " late (ms): p50 / p90 median over rounds, worst max | ", " |\n");
+            StringJoiner stages = new StringJoiner(" | ", "| " + kind.label() + ": the latest message, ms after its earliest (round) | ", " |\n");
             boolean any = false;
             for (Arm arm : arms) {
-                List<DeliveryLateness.Figures> figures = rounds(scenario, arm).stream().map(r -> r.result().timed().figures(kind))
-                        .filter(f -> f != null && f.seen() > 0).toList();
+                List<ArmRound> seen = rounds(scenario, arm).stream().filter(r -> {
+                    DeliveryLateness.Figures f = r.result().timed().figures(kind);
+                    return f != null && f.seen() > 0;
+                }).toList();
+                List<DeliveryLateness.Figures> figures = seen.stream().map(r -> r.result().timed().figures(kind)).toList();
                 any |= !figures.isEmpty();
                 row.add(figures.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.0f / %.0f, %d (%d)",
                         ArmStatistics.median(figures.stream().map(f -> (double) f.medianMs()).sorted().toList()),
                         ArmStatistics.median(figures.stream().map(f -> (double) f.p90Ms()).sorted().toList()),
                         figures.stream().mapToLong(DeliveryLateness.Figures::maxMs).max().orElse(0), figures.size()));
+                stages.add(seen.stream().max(Comparator.comparingLong(r -> r.result().timed().figures(kind).sinceEarliestMaxMs()))
+                        .map(r -> r.result().timed().figures(kind).latest().text() + " (" + r.round() + ")").orElse("n/a"));
             }
             if (any) {
-                out.append(row);
+                out.append(row).append(stages);
             }
         }
     }

@@ -23,6 +23,7 @@ import io.hotpath.e2e.load.TimedSends;
 import io.hotpath.e2e.load.TimedSends.Kind;
 import io.hotpath.e2e.load.TimedSends.Observation;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,18 +88,53 @@ public final class DeliveryLateness {
                 duplicatesAllowed, withTimer ? null : "no timer messages: a 4.9.x broker has no timer (it would deliver them at once)");
     }
 
-    /** Lateness figures of one kind, in ms; {@code sinceEarliest*} from the earliest the broker may deliver instead. */
+    /**
+     * Lateness figures of one kind, in ms; {@code sinceEarliest*} from the earliest the broker may deliver instead;
+     * {@code latest} where the latest message of the kind (counted from its earliest) spent its time, null when none was seen.
+     */
     public record Figures(String kind, int sent, int acked, int seen, long minMs, long medianMs, long p90Ms, long maxMs,
-                          long sinceEarliestMinMs, long sinceEarliestMedianMs, long sinceEarliestP90Ms, long sinceEarliestMaxMs) {
+                          long sinceEarliestMinMs, long sinceEarliestMedianMs, long sinceEarliestP90Ms, long sinceEarliestMaxMs,
+                          Stages latest) {
 
         String line() {
             if (seen == 0) {
                 return String.format(Locale.ROOT, "%s: %d sent, %d acked, none seen", kind, sent, acked);
             }
-            return String.format(Locale.ROOT, "%s: %d acked, seen %d; late min %d, median %d, p90 %d, max %d ms%s", kind, acked, seen,
-                    minMs, medianMs, p90Ms, maxMs, minMs == sinceEarliestMinMs && maxMs == sinceEarliestMaxMs ? ""
+            return String.format(Locale.ROOT, "%s: %d acked, seen %d; late min %d, median %d, p90 %d, max %d ms%s; latest: %s", kind,
+                    acked, seen, minMs, medianMs, p90Ms, maxMs, minMs == sinceEarliestMinMs && maxMs == sinceEarliestMaxMs ? ""
                             : String.format(Locale.ROOT, " (after the broker's slot: median %d, p90 %d, max %d ms)",
-                            sinceEarliestMedianMs, sinceEarliestP90Ms, sinceEarliestMaxMs));
+                            sinceEarliestMedianMs, sinceEarliestP90Ms, sinceEarliestMaxMs), latest.text());
+        }
+    }
+
+    /**
+     * One message's way through the broker, in ms after the earliest it may come (a timer message's slot, else the time
+     * asked), from the times the broker wrote into the copy the consumer first got: {@code dequeuedMs} when the timer's
+     * dequeue read it back (null: not a timer message, or a broker that writes none), {@code storedMs} when that copy
+     * entered the CommitLog (null: unknown), {@code seenMs} when the consumer had it. A message late by a stage shows it
+     * here: the timer's dequeue (up to {@code dequeuedMs}), its put (up to {@code storedMs}), or the reput, the held
+     * pull's answer and the consumer (the rest).
+     */
+    public record Stages(int seq, Long dequeuedMs, Long storedMs, long seenMs) {
+
+        static Stages of(Observation o) {
+            return new Stages(o.seq(), o.dequeuedMs() < 0 ? null : o.dequeuedMs() - o.earliestMs(),
+                    o.storedMs() <= 0 ? null : o.storedMs() - o.earliestMs(), o.sinceEarliestMs());
+        }
+
+        public String text() {
+            StringBuilder out = new StringBuilder("seq " + seq + ":");
+            if (dequeuedMs != null) {
+                out.append(" dequeued ").append(signed(dequeuedMs)).append(',');
+            }
+            if (storedMs != null) {
+                out.append(" stored ").append(signed(storedMs)).append(',');
+            }
+            return out.append(" seen ").append(signed(seenMs)).append(" ms").toString();
+        }
+
+        private static String signed(long ms) {
+            return ms < 0 ? Long.toString(ms) : "+" + ms;
         }
     }
 
@@ -139,8 +175,9 @@ public final class DeliveryLateness {
         long[] late = counted.stream().mapToLong(Observation::latenessMs).sorted().toArray();
         long[] since = counted.stream().mapToLong(Observation::sinceEarliestMs).sorted().toArray();
         int acked = (int) list.stream().filter(Observation::acked).count();
+        Stages latest = counted.stream().max(Comparator.comparingLong(Observation::sinceEarliestMs)).map(Stages::of).orElse(null);
         return new Figures(kind.label(), list.size(), acked, counted.size(), at(late, 0), at(late, 0.5), at(late, 0.9), at(late, 1),
-                at(since, 0), at(since, 0.5), at(since, 0.9), at(since, 1));
+                at(since, 0), at(since, 0.5), at(since, 0.9), at(since, 1), latest);
     }
 
     /** Nearest rank, as the load's RT percentiles ({@code LoadResult}); 0 when empty. */

@@ -60,6 +60,11 @@ public final class TimedSends {
     /** What a 5.x broker stores in a timer message: the slot it put it into ({@code MessageConst.PROPERTY_TIMER_OUT_MS}). */
     public static final String TIMER_OUT_MS = "TIMER_OUT_MS";
     /**
+     * What a 5.x broker stores in a timer message when its dequeue reads it back to put it into its topic
+     * ({@code MessageConst.PROPERTY_TIMER_DEQUEUE_MS}, {@code TimerMessageStore#convert}).
+     */
+    public static final String TIMER_DEQUEUE_MS = "TIMER_DEQUEUE_MS";
+    /**
      * A 5.x broker's default {@code timerPrecisionMs} (ClusterLayout does not set it): the wheel's slot width. The broker
      * rounds a deliver time down to it ({@code HookUtils.transformTimerMessage}: to the slot below, one slot less when
      * the time is a multiple of it), so a timer message may come up to one slot before the time asked: stock's contract.
@@ -135,9 +140,19 @@ public final class TimedSends {
      * {@code askedMs}), {@code acked} whether the send was acknowledged, {@code firstSeenMs} when the consumer first had
      * it (-1: never), {@code copies} how often it came, {@code intactCopies} how many of them carried its body (and, for a
      * timer message, the deliver time asked), {@code brokerSlotMs} the slot a 5.x broker named in the message (-1 if none).
+     * Where the first copy seen spent its time, from what the broker wrote in it: {@code dequeuedMs} when the timer's dequeue
+     * read it back ({@link #TIMER_DEQUEUE_MS}; -1 if none: not a timer message), {@code storedMs} its store timestamp, the
+     * moment the copy the consumer got entered the CommitLog (a timer or delay-level message's put into its topic, a plain
+     * one's send; -1 if never seen). After the store come the reput, the held pull's answer and the consumer's dispatch.
      */
     public record Observation(int seq, Kind kind, long askedMs, long earliestMs, boolean acked, long firstSeenMs, int copies,
-                              int intactCopies, long brokerSlotMs) {
+                              int intactCopies, long brokerSlotMs, long dequeuedMs, long storedMs) {
+
+        /** An observation without the broker's stage times (tests of verdicts that do not read them). */
+        public Observation(int seq, Kind kind, long askedMs, long earliestMs, boolean acked, long firstSeenMs, int copies,
+                           int intactCopies, long brokerSlotMs) {
+            this(seq, kind, askedMs, earliestMs, acked, firstSeenMs, copies, intactCopies, brokerSlotMs, -1, -1);
+        }
 
         public boolean seen() {
             return copies > 0;
@@ -252,18 +267,22 @@ public final class TimedSends {
     }
 
     /** What the consumer saw, per seq; written by the consumer's threads, read by the sender. */
-    private static final class Sightings {
+    static final class Sightings {
         private final SeededMessages messages;
         private final long[] firstSeen = new long[MESSAGES];
         private final int[] copies = new int[MESSAGES];
         private final int[] intact = new int[MESSAGES];
         private final long[] slot = new long[MESSAGES];
+        private final long[] dequeued = new long[MESSAGES];
+        private final long[] stored = new long[MESSAGES];
         private final String[] deliverTimeAsked = new String[MESSAGES];
 
         Sightings(SeededMessages messages) {
             this.messages = messages;
             Arrays.fill(firstSeen, -1);
             Arrays.fill(slot, -1);
+            Arrays.fill(dequeued, -1);
+            Arrays.fill(stored, -1);
         }
 
         /** Before a timer message is sent: every copy of it must carry this deliver time. */
@@ -278,6 +297,8 @@ public final class TimedSends {
             }
             if (copies[seq]++ == 0) {
                 firstSeen[seq] = now;
+                stored[seq] = message.getStoreTimestamp();
+                dequeued[seq] = millis(message.getProperty(TIMER_DEQUEUE_MS));
             }
             boolean bodyIntact = TOPIC.equals(message.getTopic()) && Arrays.equals(messages.body(seq), message.getBody());
             boolean timerIntact = deliverTimeAsked[seq] == null || deliverTimeAsked[seq].equals(message.getProperty(TIMER_DELIVER_MS));
@@ -312,7 +333,20 @@ public final class TimedSends {
         }
 
         synchronized Observation observation(int seq, Kind kind, long askedMs, long earliestMs, boolean acked) {
-            return new Observation(seq, kind, askedMs, earliestMs, acked, firstSeen[seq], copies[seq], intact[seq], slot[seq]);
+            return new Observation(seq, kind, askedMs, earliestMs, acked, firstSeen[seq], copies[seq], intact[seq], slot[seq],
+                    dequeued[seq], stored[seq]);
+        }
+
+        /** A time the broker wrote as a property; -1 when absent or not a number (a stage time, not judged). */
+        private static long millis(String property) {
+            if (property == null) {
+                return -1;
+            }
+            try {
+                return Long.parseLong(property);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
         }
     }
 }

@@ -470,6 +470,7 @@ class CampaignReportTest {
 
         assertThat(report.markdown(CampaignOptions.parse("--lines", "4.9.0"), ""))
                 .contains("| delay level 1 late (ms): p50 / p90 median over rounds, worst max | 70 / 70, 80 (2) | 80 / 485, 900 (2) |")
+                .contains("| delay level 1: the latest message, ms after its earliest (round) | seq 0: seen +80 ms (2) | seq 1: seen +900 ms (2) |")
                 .doesNotContain("| timer late");
         JsonObject round = JsonParser.parseString(report.json(CampaignOptions.parse("--lines", "4.9.0"))).getAsJsonObject()
                 .getAsJsonArray("rounds").get(3).getAsJsonObject();

@@ -103,6 +103,22 @@ class DeliveryLatenessTest {
     }
 
     @Test
+    void theLatestMessageOfAKindShowsWhereItsTimeWent() {
+        List<Observation> run = goodRun();
+        long slot = T + 2000;
+        // a timer message dequeued and stored at once after its slot, then seen a whole slot later: the time went after the store
+        run.add(new Observation(40, Kind.TIMER, T + 2500, slot, true, slot + 2086, 1, 1, slot, slot + 2, slot + 4));
+        DeliveryLateness lateness = DeliveryLateness.judge(run, true, false);
+
+        DeliveryLateness.Stages latest = lateness.figures(Kind.TIMER).latest();
+        assertThat(latest).isEqualTo(new DeliveryLateness.Stages(40, 2L, 4L, 2086));
+        assertThat(latest.text()).isEqualTo("seq 40: dequeued +2, stored +4, seen +2086 ms");
+        assertThat(lateness.summaryLines()).contains("latest: seq 40: dequeued +2, stored +4, seen +2086 ms");
+        // without the broker's times (a plain message has no dequeue; the fixtures none at all) only the sight is shown
+        assertThat(lateness.figures(Kind.PLAIN).latest().text()).isEqualTo("seq 4: seen +40 ms");
+    }
+
+    @Test
     void percentilesAreNearestRank() {
         long[] ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
         assertThat(DeliveryLateness.at(ten, 0.5)).isEqualTo(5);
