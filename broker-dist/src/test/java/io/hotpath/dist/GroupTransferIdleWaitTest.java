@@ -23,6 +23,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -255,13 +256,10 @@ class GroupTransferIdleWaitTest {
             if (!shut) {
                 shut = true;
                 service.getClass().getMethod("shutdown").invoke(service);
-                // shutdown() joins the thread; its /proc entry goes a moment later, and the next test's start checks for it
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (!tasks().isEmpty() && System.nanoTime() < deadline) {
-                    Thread.sleep(10);
-                }
-                if (!tasks().isEmpty()) {
-                    throw new IllegalStateException("the GroupTransferService thread still runs 2 s after shutdown: " + tasks());
+                // the next test's start checks that the thread is gone
+                List<Path> left = ThreadTasks.awaitNoneNamed(COMM, Duration.ofSeconds(2));
+                if (!left.isEmpty()) {
+                    throw new IllegalStateException("the GroupTransferService thread still runs 2 s after shutdown: " + left);
                 }
             }
         }

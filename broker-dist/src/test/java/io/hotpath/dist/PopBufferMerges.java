@@ -22,6 +22,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -296,12 +297,9 @@ final class PopBufferMerges {
             } finally {
                 thread.setContextClassLoader(context);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!tasks().isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            if (!tasks().isEmpty()) {
-                throw new IllegalStateException(side + ": the PopBufferMergeService thread still runs after shutdown: " + tasks());
+            List<Path> left = ThreadTasks.awaitNoneNamed(COMM, Duration.ofSeconds(10));
+            if (!left.isEmpty()) {
+                throw new IllegalStateException(side + ": the PopBufferMergeService thread still runs 10 s after shutdown: " + left);
             }
         }
 

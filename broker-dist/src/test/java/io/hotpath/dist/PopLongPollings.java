@@ -20,6 +20,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -328,13 +329,9 @@ final class PopLongPollings {
             } finally {
                 thread.setContextClassLoader(context);
             }
-            // shutdown() joins the thread; its /proc entry goes a moment later
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (!tasks(kind).isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            if (!tasks(kind).isEmpty()) {
-                throw new IllegalStateException(side + ": the " + kind + " thread still runs 5 s after shutdown: " + tasks(kind));
+            List<Path> left = ThreadTasks.awaitNoneNamed(kind.comm, Duration.ofSeconds(5));
+            if (!left.isEmpty()) {
+                throw new IllegalStateException(side + ": the " + kind + " thread still runs 5 s after shutdown: " + left);
             }
         }
     }

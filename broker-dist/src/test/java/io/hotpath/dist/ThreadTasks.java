@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -47,6 +48,21 @@ final class ThreadTasks {
             throw new UncheckedIOException(e);
         }
         return found;
+    }
+
+    /**
+     * Waits up to {@code within} until no task is named {@code comm} and returns those still there (empty: all gone). A
+     * joined Java thread's task can outlive {@code join()} by a moment: its {@code /proc} entry goes when the kernel reaps
+     * it, so a check right after a service's shutdown must wait for it before calling it a thread that kept running.
+     */
+    static List<Path> awaitNoneNamed(String comm, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<Path> left = named(comm);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            left = named(comm);
+        }
+        return left;
     }
 
     /** voluntary + nonvoluntary context switches of {@code tasks}, summed. */

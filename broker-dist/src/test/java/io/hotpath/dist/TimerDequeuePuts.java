@@ -23,6 +23,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -247,14 +248,7 @@ final class TimerDequeuePuts {
             } finally {
                 thread.setContextClassLoader(context);
             }
-            // a joined Java thread's native task can outlive join() by a moment (its /proc entry goes when the kernel
-            // reaps it): give it a second before calling it a thread that kept running
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            List<Path> left = tasks();
-            while (!left.isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-                left = tasks();
-            }
+            List<Path> left = ThreadTasks.awaitNoneNamed(COMM, Duration.ofSeconds(1));
             if (!left.isEmpty()) {
                 throw new IllegalStateException(side + ": put threads still run 1 s after shutdown: " + left);
             }
