@@ -119,7 +119,7 @@ public final class DeliveryLateness {
 
         static Stages of(Observation o) {
             return new Stages(o.seq(), o.dequeuedMs() < 0 ? null : o.dequeuedMs() - o.earliestMs(),
-                    o.storedMs() <= 0 ? null : o.storedMs() - o.earliestMs(), o.sinceEarliestMs());
+                    o.storedMs() < 0 ? null : o.storedMs() - o.earliestMs(), o.sinceEarliestMs());
         }
 
         public String text() {

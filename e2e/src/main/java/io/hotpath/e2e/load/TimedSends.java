@@ -143,7 +143,7 @@ public final class TimedSends {
      * Where the first copy seen spent its time, from what the broker wrote in it: {@code dequeuedMs} when the timer's dequeue
      * read it back ({@link #TIMER_DEQUEUE_MS}; -1 if none: not a timer message), {@code storedMs} its store timestamp, the
      * moment the copy the consumer got entered the CommitLog (a timer or delay-level message's put into its topic, a plain
-     * one's send; -1 if never seen). After the store come the reput, the held pull's answer and the consumer's dispatch.
+     * one's send; -1 if never seen or the copy carries none). After the store come the reput, the held pull's answer and the consumer's dispatch.
      */
     public record Observation(int seq, Kind kind, long askedMs, long earliestMs, boolean acked, long firstSeenMs, int copies,
                               int intactCopies, long brokerSlotMs, long dequeuedMs, long storedMs) {
@@ -297,7 +297,8 @@ public final class TimedSends {
             }
             if (copies[seq]++ == 0) {
                 firstSeen[seq] = now;
-                stored[seq] = message.getStoreTimestamp();
+                // 0: a copy that carries no store time
+                stored[seq] = message.getStoreTimestamp() > 0 ? message.getStoreTimestamp() : -1;
                 dequeued[seq] = millis(message.getProperty(TIMER_DEQUEUE_MS));
             }
             boolean bodyIntact = TOPIC.equals(message.getTopic()) && Arrays.equals(messages.body(seq), message.getBody());

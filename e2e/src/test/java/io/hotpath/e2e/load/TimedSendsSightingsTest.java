@@ -54,5 +54,8 @@ class TimedSendsSightingsTest {
         assertThat(o.dequeuedMs()).isEqualTo(-1);
         assertThat(o.storedMs()).isEqualTo(T + 3);
         assertThat(sightings.observation(TimedSends.PROBES + 1, Kind.PLAIN, T, T, true).storedMs()).as("never seen").isEqualTo(-1);
+        // a copy without a store time (MessageExt's 0) has none either
+        sightings.saw(delivered(TimedSends.PROBES + 2, 0, null), T + 9);
+        assertThat(sightings.observation(TimedSends.PROBES + 2, Kind.PLAIN, T, T, true).storedMs()).as("no store time").isEqualTo(-1);
     }
 }
