@@ -31,6 +31,8 @@ public final class Hotpath {
           prepare        prepare smoke|campaign|idle [options]: check a run's options, build the distributions it needs, run nothing
           verdicts       committed campaign files judged again by today's verdict rules (bin/hotpath verdicts --help)
           cost           each arm's master CPU as fixed ms/s + us per message, from idle and campaign files (cost --help)
+          lateness       timer, delay-level and plain delivery lateness of each arm vs its baseline, pooled over campaign
+                         files (lateness --help)
 
         Every command prints a one-line error and exits non-zero on bad input (2) or a failed run (1).
         """;
@@ -64,6 +66,7 @@ public final class Hotpath {
                 case "patches" -> Patches.run(root, rest, maven);
                 case "verdicts" -> Verdicts.run(root, rest, typed(args));
                 case "cost" -> Cost.run(root, rest, typed(args));
+                case "lateness" -> Lateness.run(root, rest, typed(args));
                 case "-h", "--help", "help" -> {
                     System.out.print(USAGE);
                     yield 0;

@@ -1,6 +1,5 @@
 package io.hotpath.cli;
 
-import io.hotpath.e2e.UsageException;
 import io.hotpath.e2e.campaign.CampaignRejudgement;
 import io.hotpath.e2e.idle.IdleReport;
 import java.io.IOException;
@@ -9,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -33,33 +31,13 @@ final class Verdicts {
     }
 
     static int run(Path root, List<String> args, String typed) {
-        Path out = root.resolve("target/verdicts");
-        List<Path> files = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            switch (arg) {
-                case "-h", "--help" -> {
-                    System.out.print(USAGE);
-                    return 0;
-                }
-                case "--out" -> {
-                    if (i + 1 == args.size()) {
-                        throw new UsageException("option --out needs a folder");
-                    }
-                    out = root.resolve(args.get(++i));
-                }
-                default -> {
-                    if (arg.startsWith("-")) {
-                        throw new UsageException("unknown option '" + arg + "' for verdicts (see bin/hotpath verdicts --help)");
-                    }
-                    Path file = root.resolve(arg);
-                    if (!Files.isRegularFile(file)) {
-                        throw new UsageException("no such file: " + arg);
-                    }
-                    files.add(file);
-                }
-            }
+        ReportArgs parsed = ReportArgs.parse(root, args, "verdicts", root.resolve("target/verdicts"));
+        if (parsed.help()) {
+            System.out.print(USAGE);
+            return 0;
         }
+        List<Path> files = parsed.files();
+        Path out = parsed.out();
         if (files.isEmpty()) {
             files = committedCampaigns(root.resolve("docs/results"));
         }

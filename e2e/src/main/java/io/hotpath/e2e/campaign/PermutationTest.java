@@ -48,20 +48,29 @@ final class PermutationTest {
         double[] shuffled = pooled.clone();
         long atLeast = 0;
         for (int s = 0; s < SAMPLES; s++) {
-            double first = 0;
-            for (int i = 0; i < n; i++) {
-                int j = i + random.nextInt(shuffled.length - i);
-                double swap = shuffled[i];
-                shuffled[i] = shuffled[j];
-                shuffled[j] = swap;
-                first += shuffled[i];
-            }
+            double first = drawFirstGroup(shuffled, n, random);
             if (Math.abs(difference(first, total, n, m)) >= threshold) {
                 atLeast++;
             }
         }
         // the measured split is one of the possible ones: (k + 1) / (N + 1) keeps a sampled p from being 0
         return (atLeast + 1.0) / (SAMPLES + 1.0);
+    }
+
+    /**
+     * A random first group of {@code n}: the first {@code n} places of {@code values} after a partial Fisher-Yates shuffle
+     * (every such group equally likely); returns their sum.
+     */
+    private static double drawFirstGroup(double[] values, int n, SplittableRandom random) {
+        double first = 0;
+        for (int i = 0; i < n; i++) {
+            int j = i + random.nextInt(values.length - i);
+            double swap = values[i];
+            values[i] = values[j];
+            values[j] = swap;
+            first += values[i];
+        }
+        return first;
     }
 
     /** Mean of the second group minus mean of the first, from the first group's sum. */
@@ -95,6 +104,74 @@ final class PermutationTest {
             c = c * (total - chosen + i) / i;
         }
         return c >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.round(c);
+    }
+
+    /** One stratum of a stratified test: the baseline's and the arm's values of one file. */
+    record Stratum(List<Double> baseline, List<Double> arm) {
+    }
+
+    /** Samples of a stratified test: its splits are the product of every stratum's, beyond enumeration. */
+    static final int STRATIFIED_SAMPLES = 100_000;
+
+    /**
+     * The strata's differences of means (arm minus baseline), each weighted by n·m/(n+m): a stratum of many rounds on both
+     * sides says more than one of 1 vs 5, and a difference between strata (another rate, host or day) never enters.
+     */
+    static double stratifiedDifference(List<Stratum> strata) {
+        double weighted = 0;
+        double weights = 0;
+        for (Stratum s : strata) {
+            double w = weight(s);
+            weighted += w * (sum(s.arm()) / s.arm().size() - sum(s.baseline()) / s.baseline().size());
+            weights += w;
+        }
+        return weighted / weights;
+    }
+
+    /**
+     * Two-sided p of {@link #stratifiedDifference}: labels are permuted within each stratum only (rounds of one file are
+     * exchangeable under "no difference", rounds of two files need not be), by a fixed-seed sample; (k + 1) / (N + 1).
+     */
+    static double stratifiedP(List<Stratum> strata) {
+        double observed = Math.abs(stratifiedDifference(strata));
+        double threshold = observed - 1e-9 * Math.max(1, observed);
+        double[][] pooled = new double[strata.size()][];
+        double[] weights = new double[strata.size()];
+        double[] totals = new double[strata.size()];
+        double weightSum = 0;
+        for (int k = 0; k < strata.size(); k++) {
+            Stratum s = strata.get(k);
+            pooled[k] = new double[s.baseline().size() + s.arm().size()];
+            for (int i = 0; i < s.baseline().size(); i++) {
+                pooled[k][i] = s.baseline().get(i);
+            }
+            for (int i = 0; i < s.arm().size(); i++) {
+                pooled[k][s.baseline().size() + i] = s.arm().get(i);
+            }
+            weights[k] = weight(s);
+            weightSum += weights[k];
+            totals[k] = sum(s.baseline()) + sum(s.arm());
+        }
+        SplittableRandom random = new SplittableRandom(SEED);
+        long atLeast = 0;
+        for (int sample = 0; sample < STRATIFIED_SAMPLES; sample++) {
+            double statistic = 0;
+            for (int k = 0; k < pooled.length; k++) {
+                int n = strata.get(k).baseline().size();
+                double first = drawFirstGroup(pooled[k], n, random);
+                statistic += weights[k] * difference(first, totals[k], n, pooled[k].length - n);
+            }
+            if (Math.abs(statistic / weightSum) >= threshold) {
+                atLeast++;
+            }
+        }
+        return (atLeast + 1.0) / (STRATIFIED_SAMPLES + 1.0);
+    }
+
+    private static double weight(Stratum s) {
+        double n = s.baseline().size();
+        double m = s.arm().size();
+        return n * m / (n + m);
     }
 
     /** The smallest p two arms of {@code n} and {@code m} rounds can reach: every round of one beyond every round of the other. */
