@@ -27,23 +27,21 @@ final class Lateness {
     }
 
     static int run(Path root, List<String> args, String typed) {
-        ReportArgs parsed = ReportArgs.parse(root, args, "lateness", root.resolve("target/lateness"));
+        ReportArgs parsed = ReportArgs.parse(root, args, "lateness", USAGE, root.resolve("target/lateness"));
         if (parsed.help()) {
-            System.out.print(USAGE);
             return 0;
         }
         List<Path> files = parsed.files();
-        Path out = parsed.out();
         if (files.isEmpty()) {
             throw new UsageException("no campaign files given (see bin/hotpath lateness --help)");
         }
         LatenessComparison.Json report = LatenessComparison.compare(root, files, typed, LocalDate.now(ZoneOffset.UTC).toString());
         try {
-            Path md = LatenessComparison.write(report, out);
+            Path md = LatenessComparison.write(report, parsed.out());
             System.err.println("hotpath: lateness of " + report.rows().stream().map(LatenessComparison.Row::arm).distinct().count()
                     + " arms over " + files.size() + " files: " + root.relativize(md) + " (and .json)");
         } catch (IOException e) {
-            throw new CommandFailure("cannot write " + out + ": " + e.getMessage());
+            throw new CommandFailure("cannot write " + parsed.out() + ": " + e.getMessage());
         }
         return 0;
     }

@@ -10,11 +10,11 @@ import java.util.List;
  * The arguments of a command that reads result files and writes a report from them, {@code [--out DIR] FILE ...}
  * ({@code verdicts}, {@code lateness}): files relative to the repository, each one that exists.
  *
- * @param help whether -h/--help was given (the command prints its usage and does nothing else)
+ * @param help whether -h/--help was given: {@link #parse} printed the usage, the command does nothing else
  */
 record ReportArgs(boolean help, Path out, List<Path> files) {
 
-    static ReportArgs parse(Path root, List<String> args, String command, Path defaultOut) {
+    static ReportArgs parse(Path root, List<String> args, String command, String usage, Path defaultOut) {
         Path out = defaultOut;
         List<Path> files = new ArrayList<>();
         String seeHelp = " (see bin/hotpath " + command + " --help)";
@@ -22,6 +22,7 @@ record ReportArgs(boolean help, Path out, List<Path> files) {
             String arg = args.get(i);
             switch (arg) {
                 case "-h", "--help" -> {
+                    System.out.print(usage);
                     return new ReportArgs(true, out, files);
                 }
                 case "--out" -> {

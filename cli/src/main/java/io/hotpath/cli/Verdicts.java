@@ -31,9 +31,8 @@ final class Verdicts {
     }
 
     static int run(Path root, List<String> args, String typed) {
-        ReportArgs parsed = ReportArgs.parse(root, args, "verdicts", root.resolve("target/verdicts"));
+        ReportArgs parsed = ReportArgs.parse(root, args, "verdicts", USAGE, root.resolve("target/verdicts"));
         if (parsed.help()) {
-            System.out.print(USAGE);
             return 0;
         }
         List<Path> files = parsed.files();

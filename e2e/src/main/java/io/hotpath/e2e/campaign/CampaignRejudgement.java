@@ -141,6 +141,13 @@ public final class CampaignRejudgement {
         }
     }
 
+    /** A result file's name as a report shows it: relative to the repository when inside it, else absolute. */
+    public static String relative(Path root, Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        Path base = root.toAbsolutePath().normalize();
+        return absolute.startsWith(base) ? base.relativize(absolute).toString() : absolute.toString();
+    }
+
     public static String json(Judgement judgement) {
         return GSON.toJson(judgement) + "\n";
     }

@@ -32,10 +32,18 @@ public final class LatenessComparison {
 
     /** The kinds compared, in the timed phase's order (probes only mark the consumer ready). */
     static final List<String> KINDS = List.of("plain", "timer", "delay level 1", "delay level 2");
-    /** The per-round figures compared, as campaign.json names them, and their labels. */
-    static final Map<String, String> FIGURES = Map.of("sinceEarliestMedianMs", "p50", "sinceEarliestP90Ms", "p90");
-    private static final List<String> FIGURE_ORDER = List.of("sinceEarliestMedianMs", "sinceEarliestP90Ms");
-    static final double ALPHA = CampaignVerdicts.ALPHA;
+    /** The per-round figures compared, as campaign.json names them, with their labels, in the report's order. */
+    private enum Figure {
+        P50("sinceEarliestMedianMs", "p50"), P90("sinceEarliestP90Ms", "p90");
+
+        final String key;
+        final String label;
+
+        Figure(String key, String label) {
+            this.key = key;
+            this.label = label;
+        }
+    }
 
     /** One file's share: its baseline arm, the rounds used per arm, and the rounds left out (with why). */
     public record Source(String file, String baseline, int rate, Map<String, Integer> roundsUsed, List<String> leftOut) {
@@ -69,7 +77,7 @@ public final class LatenessComparison {
     }
 
     /** One round's figures: per kind and figure, ms. */
-    private record RoundLateness(String arm, Map<String, Map<String, Double>> figures, Map<String, Long> maxMs, long precisionMs,
+    private record RoundLateness(String arm, Map<String, Map<Figure, Double>> figures, Map<String, Long> maxMs, long precisionMs,
                                  long lost, long early) {
     }
 
@@ -109,7 +117,7 @@ public final class LatenessComparison {
                 rounds.add(lateness);
                 used.merge(lateness.arm(), 1, Integer::sum);
             }
-            String name = relative(root, file);
+            String name = CampaignRejudgement.relative(root, file);
             sources.add(new Source(name, baseline, json.has("rate") ? json.get("rate").getAsInt() : -1, used, leftOut));
             read.add(new FileRounds(name, baseline, rounds));
         }
@@ -118,7 +126,7 @@ public final class LatenessComparison {
         for (Pair pair : pairs(read)) {
             List<Row> family = new ArrayList<>();
             for (String kind : KINDS) {
-                for (String figure : FIGURE_ORDER) {
+                for (Figure figure : Figure.values()) {
                     Row row = row(read, pair, kind, figure);
                     if (row != null) {
                         family.add(row);
@@ -145,7 +153,7 @@ public final class LatenessComparison {
         String rules = String.format(Locale.ROOT, "per round: a kind's median and p90 lateness after the earliest the broker may"
                 + " deliver; per file: arm labels permuted within the file (stratified permutation, %d samples, seeded), statistic"
                 + " the files' differences of means weighted by n*m/(n+m); two-sided p, Holm over the %d figures of each arm;"
-                + " later or earlier when p (Holm) <= %.2f", PermutationTest.STRATIFIED_SAMPLES, KINDS.size() * FIGURE_ORDER.size(), ALPHA);
+                + " later or earlier when p (Holm) <= %.2f", PermutationTest.STRATIFIED_SAMPLES, KINDS.size() * Figure.values().length, CampaignVerdicts.ALPHA);
         return new Json("lateness", command, date, rules, sources, rows, slotLate, faultRows);
     }
 
@@ -169,7 +177,7 @@ public final class LatenessComparison {
 
     private static RoundLateness lateness(JsonObject round) {
         JsonObject timed = round.getAsJsonObject("timed");
-        Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
+        Map<String, Map<Figure, Double>> figures = new LinkedHashMap<>();
         Map<String, Long> max = new LinkedHashMap<>();
         for (JsonElement element : timed.getAsJsonArray("kinds")) {
             JsonObject kind = element.getAsJsonObject();
@@ -177,8 +185,10 @@ public final class LatenessComparison {
             if (!KINDS.contains(name) || kind.get("seen").getAsInt() == 0) {
                 continue;
             }
-            Map<String, Double> values = new LinkedHashMap<>();
-            FIGURE_ORDER.forEach(f -> values.put(f, kind.get(f).getAsDouble()));
+            Map<Figure, Double> values = new java.util.EnumMap<>(Figure.class);
+            for (Figure f : Figure.values()) {
+                values.put(f, kind.get(f.key).getAsDouble());
+            }
             figures.put(name, values);
             max.put(name, kind.get("sinceEarliestMaxMs").getAsLong());
         }
@@ -200,7 +210,7 @@ public final class LatenessComparison {
         return pairs;
     }
 
-    private static Row row(List<FileRounds> files, Pair pair, String kind, String figure) {
+    private static Row row(List<FileRounds> files, Pair pair, String kind, Figure figure) {
         List<PermutationTest.Stratum> strata = new ArrayList<>();
         List<Double> allBase = new ArrayList<>();
         List<Double> allArm = new ArrayList<>();
@@ -222,11 +232,11 @@ public final class LatenessComparison {
         }
         double difference = PermutationTest.stratifiedDifference(strata);
         double p = PermutationTest.stratifiedP(strata);
-        return new Row(kind, FIGURES.get(figure), pair.arm(), pair.baseline(), strata.size(), allArm.size(), allBase.size(),
+        return new Row(kind, figure.label, pair.arm(), pair.baseline(), strata.size(), allArm.size(), allBase.size(),
                 ArmStatistics.median(allBase.stream().sorted().toList()), ArmStatistics.median(allArm.stream().sorted().toList()), difference, p, p, null);
     }
 
-    private static List<Double> values(FileRounds file, String arm, String kind, String figure) {
+    private static List<Double> values(FileRounds file, String arm, String kind, Figure figure) {
         return file.rounds().stream().filter(r -> r.arm().equals(arm) && r.figures().containsKey(kind))
                 .map(r -> r.figures().get(kind).get(figure)).toList();
     }
@@ -234,34 +244,34 @@ public final class LatenessComparison {
     static String verdict(double differenceMs, double p, double pHolm, int family) {
         String numbers = String.format(Locale.ROOT, "%+.0f ms (p = %s, Holm over %d figures %s)", differenceMs, CampaignVerdicts.pValue(p),
                 family, CampaignVerdicts.pValue(pHolm));
-        if (pHolm <= ALPHA) {
+        if (pHolm <= CampaignVerdicts.ALPHA) {
             return (differenceMs > 0 ? "later: " : "earlier: ") + numbers;
         }
         return "no difference shown: " + numbers;
     }
 
     private static SlotLate slotLate(List<FileRounds> files, Pair pair) {
-        int[] arm = new int[2];
-        int[] base = new int[2];
-        long[] worst = {-1, -1};
-        for (FileRounds f : files) {
-            if (!f.baseline().equals(pair.baseline())) {
-                continue;
-            }
-            for (RoundLateness r : f.rounds()) {
-                Long max = r.maxMs().get("timer");
-                int which = r.arm().equals(pair.arm()) ? 0 : r.arm().equals(pair.baseline()) ? 1 : -1;
-                if (max == null || which < 0) {
-                    continue;
-                }
-                int[] counts = which == 0 ? arm : base;
-                counts[0]++;
-                counts[1] += max >= 2 * r.precisionMs() ? 1 : 0;
-                worst[which] = Math.max(worst[which], max);
-            }
-        }
-        return new SlotLate(pair.arm(), pair.baseline(), arm[0], arm[1], base[0], base[1], worst[0], worst[1],
-                FisherExact.p(arm[1], arm[0] - arm[1], base[1], base[0] - base[1]));
+        List<RoundLateness> arm = timerRounds(files, pair, pair.arm());
+        List<RoundLateness> base = timerRounds(files, pair, pair.baseline());
+        int armLate = slotLateCount(arm);
+        int baseLate = slotLateCount(base);
+        return new SlotLate(pair.arm(), pair.baseline(), arm.size(), armLate, base.size(), baseLate, worstTimerMs(arm), worstTimerMs(base),
+                FisherExact.p(armLate, arm.size() - armLate, baseLate, base.size() - baseLate));
+    }
+
+    /** The rounds of {@code arm} with a timer message seen, in the files whose baseline is the pair's. */
+    private static List<RoundLateness> timerRounds(List<FileRounds> files, Pair pair, String arm) {
+        return files.stream().filter(f -> f.baseline().equals(pair.baseline())).flatMap(f -> f.rounds().stream())
+                .filter(r -> r.arm().equals(arm) && r.maxMs().containsKey("timer")).toList();
+    }
+
+    private static int slotLateCount(List<RoundLateness> rounds) {
+        return (int) rounds.stream().filter(r -> r.maxMs().get("timer") >= 2 * r.precisionMs()).count();
+    }
+
+    /** The latest timer message of the rounds, ms after its slot; -1 without rounds. */
+    private static long worstTimerMs(List<RoundLateness> rounds) {
+        return rounds.stream().mapToLong(r -> r.maxMs().get("timer")).max().orElse(-1);
     }
 
     public static String json(Json report) {
@@ -310,11 +320,5 @@ public final class LatenessComparison {
         Path md = dir.resolve(name + ".md");
         Files.writeString(md, markdown(report), StandardCharsets.UTF_8);
         return md;
-    }
-
-    private static String relative(Path root, Path file) {
-        Path absolute = file.toAbsolutePath().normalize();
-        Path base = root.toAbsolutePath().normalize();
-        return absolute.startsWith(base) ? base.relativize(absolute).toString() : absolute.toString();
     }
 }

@@ -83,7 +83,7 @@ public final class CostReport {
                     nominalRates.computeIfAbsent(round.arm(), a -> new LinkedHashSet<>()).add(0);
                 }
             }
-            sources.add(new Source(relative(root, file), "idle", 0, idle.rounds().size(), counted));
+            sources.add(new Source(CampaignRejudgement.relative(root, file), "idle", 0, idle.rounds().size(), counted));
         }
         for (Path file : campaignFiles) {
             JsonObject campaign = CampaignRejudgement.read(file);
@@ -109,7 +109,7 @@ public final class CostReport {
                     nominalRates.computeIfAbsent(round.arm(), a -> new LinkedHashSet<>()).add(rate);
                 }
             }
-            sources.add(new Source(relative(root, file), "campaign", rate, rounds, counted));
+            sources.add(new Source(CampaignRejudgement.relative(root, file), "campaign", rate, rounds, counted));
         }
         if (releases.size() != 1) {
             throw new UsageException("the files are of different releases " + releases + ": a model is one line's");
@@ -209,11 +209,5 @@ public final class CostReport {
         } catch (JsonParseException e) {
             throw new UsageException(file + " is not an idle report: " + e.getMessage());
         }
-    }
-
-    private static String relative(Path root, Path file) {
-        Path absolute = file.toAbsolutePath().normalize();
-        return absolute.startsWith(root.toAbsolutePath().normalize()) ? root.toAbsolutePath().normalize().relativize(absolute).toString()
-                : absolute.toString();
     }
 }
