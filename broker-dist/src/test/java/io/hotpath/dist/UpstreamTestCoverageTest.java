@@ -60,7 +60,10 @@ class UpstreamTestCoverageTest {
             .doesNotContain("io.hotpath.store.PersistedProperties");
         assertThat(touched).filteredOn(t -> !t.main() && t.added()).extracting(UpstreamTestCoverage.Touched::className)
             .containsExactly("org.apache.rocketmq.broker.processor.HeaderPropertiesTest",
-                "org.apache.rocketmq.store.ha.GroupTransferServiceIdleWaitTest");
+                "org.apache.rocketmq.store.ha.GroupTransferServiceIdleWaitTest",
+                "org.apache.rocketmq.store.ha.GroupTransferServiceAckFrontierTest",
+                "org.apache.rocketmq.store.ha.HAServerAckFrontierTest",
+                "org.apache.rocketmq.broker.processor.SendMessageProcessorInlineAnswerTest");
         assertThat(touched).filteredOn(t -> !t.main() && !t.added()).extracting(UpstreamTestCoverage.Touched::className)
             .contains("org.apache.rocketmq.store.BatchPutMessageTest", "org.apache.rocketmq.broker.metrics.BrokerMetricsManagerTest");
     }

@@ -76,7 +76,7 @@ public record CampaignOptions(int rounds, List<Integer> threads, List<Integer> s
               --warmup-rate N the warm-up load's msg/s, 0 = unpaced: a low --rate compiles the send path
                               slowly, e.g. --rate 250 --warmup-rate 2500  [default: the --rate]
               --seconds S     measured seconds per round                                 [default: 30]
-              --ci            short check instead: one patched run with kill -9 of a slave, then the
+              --ci            short check instead: kill -9 of a slave (restarted 3 s later), then the
                               store upgrade (stock -> patched) and rollback (patched -> stock) check,
                               then the replication promise (a slave frozen with SIGSTOP: its master
                               answers no SEND_OK) on stock and on patched+tuned (patched where the

@@ -267,7 +267,7 @@ public final class Round {
      * out the master's 3 s (about a minute for the phase), and a delivery time measured beside a dead replica or a restarted
      * master says nothing about a broker's threads sleeping when idle, which is what the phase is for.
      */
-    static final String TIMED_SKIPPED_UNDER_FAULT = "not run under a mid-run fault (kill-slave, kill-master)";
+    static final String TIMED_SKIPPED_UNDER_FAULT = "not run under a mid-run fault (kill-slave, kill-slave-restart, kill-master)";
 
     /**
      * Whether the broker of {@code distribution} has a timer ({@code TIMER_DELIVER_MS}, 5.0 and later): a 4.9.x broker
@@ -587,6 +587,16 @@ public final class Round {
         private static void inject(FaultScenario fault, LocalCluster cluster) {
             switch (fault) {
                 case KILL_SLAVE -> cluster.killNode(FaultScenario.VICTIM_SLAVE);
+                case KILL_SLAVE_RESTART -> {
+                    cluster.killNode(FaultScenario.VICTIM_SLAVE);
+                    try {
+                        Thread.sleep(FaultScenario.SLAVE_DOWN.toMillis());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    cluster.restartNode(FaultScenario.VICTIM_SLAVE, Duration.ofMinutes(2));
+                }
                 case KILL_MASTER -> {
                     cluster.killNode(FaultScenario.VICTIM_MASTER);
                     try {

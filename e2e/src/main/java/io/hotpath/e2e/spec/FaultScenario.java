@@ -20,6 +20,11 @@ public enum FaultScenario {
      * {@code slaveTimeout} (3 s) for the replica it needs and answers FLUSH_SLAVE_TIMEOUT, so the client's send times out.
      */
     KILL_SLAVE("kill-slave", "kill -9 broker-a's slave mid-run and leave it down"),
+    /**
+     * As kill-slave, but the slave is started again {@link #SLAVE_DOWN} later and catches up from its own store while the
+     * load goes on: the sends its master completes on the restarted slave's acknowledgements must all be read back.
+     */
+    KILL_SLAVE_RESTART("kill-slave-restart", "kill -9 broker-a's slave mid-run, restart it 3 s later"),
     /** broker-a recovers from its abort file; acknowledged messages were on its slave and in the page cache. */
     KILL_MASTER("kill-master", "kill -9 master broker-a mid-run, restart it 3 s later"),
     /** All five JVMs stopped after the load and started again on the same stores before the read-back. */
@@ -91,6 +96,8 @@ public enum FaultScenario {
     public static final Duration COUNT_RUN_DELAY = Duration.ofSeconds(5);
     // keep in step with KILL_MASTER's description
     public static final Duration MASTER_DOWN = Duration.ofSeconds(3);
+    // keep in step with KILL_SLAVE_RESTART's description
+    public static final Duration SLAVE_DOWN = Duration.ofSeconds(3);
     public static final String VICTIM_SLAVE = "broker-a-s";
     public static final String VICTIM_MASTER = "broker-a";
 
@@ -111,7 +118,7 @@ public enum FaultScenario {
     }
 
     public boolean midRun() {
-        return this == KILL_SLAVE || this == KILL_MASTER;
+        return this == KILL_SLAVE || this == KILL_SLAVE_RESTART || this == KILL_MASTER;
     }
 
     /**
@@ -124,8 +131,9 @@ public enum FaultScenario {
         boolean v4 = release.startsWith("4.");
         return switch (this) {
             case NONE, RESTART_CLUSTER -> List.of();
-            // broker-a stays without its slave until the run ends: the extra sends after the load meet it too
-            case KILL_SLAVE -> v4 ? List.of(SLAVE_NOT_AVAILABLE, CLIENT_CALL_TIMEOUT)
+            // kill-slave: broker-a stays without its slave until the run ends, and the extra sends after the load meet it
+            // too; kill-slave-restart: until the slave is back and has caught up
+            case KILL_SLAVE, KILL_SLAVE_RESTART -> v4 ? List.of(SLAVE_NOT_AVAILABLE, CLIENT_CALL_TIMEOUT)
                     : List.of(FLUSH_SLAVE_TIMEOUT, CLIENT_CALL_TIMEOUT, QUEUED_BEHIND_MISSING_SLAVE);
             // down for MASTER_DOWN, then restarted without its slave until the slave reconnects
             case KILL_MASTER -> v4 ? List.of(MASTER_UNREACHABLE, CLIENT_CALL_TIMEOUT, SLAVE_NOT_AVAILABLE)

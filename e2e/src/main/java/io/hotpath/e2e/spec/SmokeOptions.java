@@ -86,7 +86,8 @@ public record SmokeOptions(List<String> distributions, int messages, int threads
                               extra JVM options for the four brokers (whitespace-separated, no spaces
                               inside one option), e.g. "-XX:+UseParallelGC -Xms2g -Xmx2g"
               --fault F       kill-slave: kill -9 broker-a's slave half-way (broker-a then answers
-                              SLAVE_NOT_AVAILABLE on 4.9.x, FLUSH_SLAVE_TIMEOUT after 3 s on 5.x); kill-master:
+                              SLAVE_NOT_AVAILABLE on 4.9.x, FLUSH_SLAVE_TIMEOUT after 3 s on 5.x);
+                              kill-slave-restart: the same, the slave started again 3 s later; kill-master:
                               kill -9 broker-a half-way and restart it 3 s later; restart-cluster: restart all
                               five JVMs between load and read-back. Half-way: of --seconds, or 5 s into a -n run.
                               Zero-loss check as always. A send that fails fails the run unless the fault

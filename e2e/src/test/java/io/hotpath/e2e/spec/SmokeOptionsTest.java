@@ -78,7 +78,7 @@ class SmokeOptionsTest {
         assertThat(SmokeOptions.parse().fault()).isEqualTo(FaultScenario.NONE);
         assertThat(SmokeOptions.parse("--fault", "kill-master").fault()).isEqualTo(FaultScenario.KILL_MASTER);
         assertThatThrownBy(() -> SmokeOptions.parse("--fault", "kill-all")).isInstanceOf(UsageException.class)
-                .hasMessage("--fault must be one of [none, kill-slave, kill-master, restart-cluster], got 'kill-all'");
+                .hasMessage("--fault must be one of [none, kill-slave, kill-slave-restart, kill-master, restart-cluster], got 'kill-all'");
     }
 
     @Test
