@@ -178,7 +178,7 @@ class GroupTransferAckFrontierModelTest {
 
     /** The patched GroupTransferService over an HAService proxy with two slave connections; its thread not started. */
     private static final class Service {
-        private static final String PKG = "org.apache.rocketmq.store.";
+        private static final String PKG = GroupTransferServices.PKG;
         private final Object service;
         private final Constructor<?> request;
         private final Method putRequest;
@@ -196,11 +196,6 @@ class GroupTransferAckFrontierModelTest {
             Class<?> configType = Class.forName(PKG + "config.MessageStoreConfig", true, loader);
             Object config = configType.getConstructor().newInstance();
             configType.getMethod("setGroupTransferAckFrontier", boolean.class).invoke(config, frontier);
-            Class<?> storeType = Class.forName(PKG + "DefaultMessageStore", true, loader);
-            Object store = Reflection.allocate(storeType);
-            Reflection.field(storeType, "messageStoreConfig").set(store, config);
-            Reflection.field(storeType, "brokerConfig").set(store,
-                Class.forName("org.apache.rocketmq.common.BrokerConfig", true, loader).getConstructor().newInstance());
             Class<?> connectionType = Class.forName(PKG + "ha.HAConnection", true, loader);
             List<Object> connections = new ArrayList<>();
             for (int i = 0; i < SLAVES; i++) {
@@ -214,18 +209,9 @@ class GroupTransferAckFrontierModelTest {
                         default -> throw new UnsupportedOperationException(method.getName());
                     }));
             }
-            Class<?> haType = Class.forName(PKG + "ha.HAService", true, loader);
-            Object haService = Proxy.newProxyInstance(loader, new Class<?>[] {haType}, (proxy, method, args) ->
-                switch (method.getName()) {
-                    case "getPush2SlaveMaxOffset" -> push2SlaveMaxOffset;
-                    case "getConnectionList" -> connections;
-                    case "hashCode" -> System.identityHashCode(proxy);
-                    case "equals" -> proxy == args[0];
-                    case "toString" -> "HAService proxy";
-                    default -> throw new UnsupportedOperationException(method.getName());
-                });
-            Class<?> serviceType = Class.forName(PKG + "ha.GroupTransferService", true, loader);
-            service = serviceType.getConstructor(haType, storeType).newInstance(haService, store);
+            service = GroupTransferServices.create(loader, config,
+                GroupTransferServices.haService(loader, push2SlaveMaxOffset, connections));
+            Class<?> serviceType = service.getClass();
             Class<?> requestType = Class.forName(PKG + "CommitLog$GroupCommitRequest", true, loader);
             request = requestType.getConstructor(long.class, long.class, int.class);
             putRequest = serviceType.getMethod("putRequest", requestType);

@@ -21,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,7 +135,7 @@ class GroupTransferIdleWaitTest {
 
     /** A started GroupTransferService of one side, over a store that only answers its configuration. */
     private static final class Service implements AutoCloseable {
-        private static final String PKG = "org.apache.rocketmq.store.";
+        private static final String PKG = GroupTransferServices.PKG;
         private final Object service;
         private final Constructor<?> request;
         private final Method putRequest;
@@ -160,25 +159,10 @@ class GroupTransferIdleWaitTest {
                 if (idleWaitMs != null) {
                     configType.getMethod("setGroupTransferIdleWaitMs", int.class).invoke(config, idleWaitMs);
                 }
-                Class<?> storeType = Class.forName(PKG + "DefaultMessageStore", true, loader);
-                // the service reads only the store's two configurations: a store never constructed, its fields set
-                Object store = Reflection.allocate(storeType);
-                set(storeType, "messageStoreConfig", store, config);
-                set(storeType, "brokerConfig", store,
-                    Class.forName("org.apache.rocketmq.common.BrokerConfig", true, loader).getConstructor().newInstance());
-                Class<?> haType = Class.forName(PKG + "ha.HAService", true, loader);
-                AtomicLong acknowledged = new AtomicLong(Long.MAX_VALUE);
-                Object haService = Proxy.newProxyInstance(loader, new Class<?>[] {haType}, (proxy, method, args) ->
-                    switch (method.getName()) {
-                        case "getPush2SlaveMaxOffset" -> acknowledged;
-                        case "getConnectionList" -> new ArrayList<>();
-                        case "hashCode" -> System.identityHashCode(proxy);
-                        case "equals" -> proxy == args[0];
-                        case "toString" -> "HAService proxy";
-                        default -> throw new UnsupportedOperationException(method.getName());
-                    });
-                Class<?> serviceType = Class.forName(PKG + "ha.GroupTransferService", true, loader);
-                service = serviceType.getConstructor(haType, storeType).newInstance(haService, store);
+                // every request acknowledged: complete as soon as the service looks at it
+                service = GroupTransferServices.create(loader, config,
+                    GroupTransferServices.haService(loader, new AtomicLong(Long.MAX_VALUE), new ArrayList<>()));
+                Class<?> serviceType = service.getClass();
                 Class<?> requestType = Class.forName(PKG + "CommitLog$GroupCommitRequest", true, loader);
                 request = requestType.getConstructor(long.class, long.class);
                 putRequest = serviceType.getMethod("putRequest", requestType);
@@ -262,12 +246,6 @@ class GroupTransferIdleWaitTest {
                     throw new IllegalStateException("the GroupTransferService thread still runs 2 s after shutdown: " + left);
                 }
             }
-        }
-
-        private static void set(Class<?> type, String name, Object target, Object value) throws ReflectiveOperationException {
-            Field field = type.getDeclaredField(name);
-            field.setAccessible(true);
-            field.set(target, value);
         }
     }
 

@@ -587,29 +587,23 @@ public final class Round {
         private static void inject(FaultScenario fault, LocalCluster cluster) {
             switch (fault) {
                 case KILL_SLAVE -> cluster.killNode(FaultScenario.VICTIM_SLAVE);
-                case KILL_SLAVE_RESTART -> {
-                    cluster.killNode(FaultScenario.VICTIM_SLAVE);
-                    try {
-                        Thread.sleep(FaultScenario.SLAVE_DOWN.toMillis());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    cluster.restartNode(FaultScenario.VICTIM_SLAVE, Duration.ofMinutes(2));
-                }
-                case KILL_MASTER -> {
-                    cluster.killNode(FaultScenario.VICTIM_MASTER);
-                    try {
-                        Thread.sleep(FaultScenario.MASTER_DOWN.toMillis());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                    cluster.restartNode(FaultScenario.VICTIM_MASTER, Duration.ofMinutes(2));
-                }
+                case KILL_SLAVE_RESTART -> killAndRestart(cluster, FaultScenario.VICTIM_SLAVE, FaultScenario.SLAVE_DOWN);
+                case KILL_MASTER -> killAndRestart(cluster, FaultScenario.VICTIM_MASTER, FaultScenario.MASTER_DOWN);
                 default -> {
                 }
             }
+        }
+
+        /** kill -9 of {@code node}, and the same node started again {@code down} later (not when interrupted meanwhile). */
+        private static void killAndRestart(LocalCluster cluster, String node, Duration down) {
+            cluster.killNode(node);
+            try {
+                Thread.sleep(down.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            cluster.restartNode(node, Duration.ofMinutes(2));
         }
 
         /** A fault still waiting when the load ends early is cancelled; one in progress (a restart) is waited for. */

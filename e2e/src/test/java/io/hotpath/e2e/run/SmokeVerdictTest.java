@@ -200,6 +200,16 @@ class SmokeVerdictTest {
         assertThat(FaultScenario.NONE.expectedFailures("4.9.8")).isEmpty();
     }
 
+    /** Until the restarted slave is back and has caught up, its master answers as beside a dead one; it fires mid-run. */
+    @Test
+    void aSlaveRestartedMidRunExpectsWhatAKilledSlaveDoes() {
+        for (String release : List.of("4.9.0", "4.9.8", "5.3.3", "5.5.1")) {
+            assertThat(FaultScenario.KILL_SLAVE_RESTART.expectedFailures(release)).as(release)
+                    .isNotEmpty().isEqualTo(FaultScenario.KILL_SLAVE.expectedFailures(release));
+        }
+        assertThat(FaultScenario.KILL_SLAVE_RESTART.midRun()).isTrue();
+    }
+
     @Test
     void aPacedRunWithoutFailuresSaysNothingAboutRejectionsAndAnUnpacedOneSaysZero() {
         RoundResult paced = SyntheticResults.run(dir.resolve("paced"), PACED, "5.3.3", SyntheticResults.ledger(100, 100), Map.of());
