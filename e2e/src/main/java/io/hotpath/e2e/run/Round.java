@@ -38,6 +38,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +48,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -267,7 +269,9 @@ public final class Round {
      * out the master's 3 s (about a minute for the phase), and a delivery time measured beside a dead replica or a restarted
      * master says nothing about a broker's threads sleeping when idle, which is what the phase is for.
      */
-    static final String TIMED_SKIPPED_UNDER_FAULT = "not run under a mid-run fault (kill-slave, kill-slave-restart, kill-master)";
+    static final String TIMED_SKIPPED_UNDER_FAULT = "not run under a mid-run fault ("
+            + Arrays.stream(FaultScenario.values()).filter(FaultScenario::midRun).map(FaultScenario::option)
+                    .collect(Collectors.joining(", ")) + ")";
 
     /**
      * Whether the broker of {@code distribution} has a timer ({@code TIMER_DELIVER_MS}, 5.0 and later): a 4.9.x broker
