@@ -63,7 +63,8 @@ class UpstreamTestCoverageTest {
                 "org.apache.rocketmq.store.ha.GroupTransferServiceIdleWaitTest",
                 "org.apache.rocketmq.store.ha.GroupTransferServiceAckFrontierTest",
                 "org.apache.rocketmq.store.ha.HAServerAckFrontierTest",
-                "org.apache.rocketmq.broker.processor.SendMessageProcessorInlineAnswerTest");
+                "org.apache.rocketmq.broker.processor.SendMessageProcessorInlineAnswerTest",
+                "org.apache.rocketmq.store.ha.DefaultHAConnectionGatherWriteTest");
         assertThat(touched).filteredOn(t -> !t.main() && !t.added()).extracting(UpstreamTestCoverage.Touched::className)
             .contains("org.apache.rocketmq.store.BatchPutMessageTest", "org.apache.rocketmq.broker.metrics.BrokerMetricsManagerTest");
     }

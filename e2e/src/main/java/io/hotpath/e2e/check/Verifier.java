@@ -271,6 +271,10 @@ public final class Verifier {
                 Thread.sleep(200L * attempt);
             }
         }
+        if (last == null) {
+            throw new ClusterException("the read-back's deadline passed before " + queue + " was read past offset " + offset
+                    + " (each pull answered, but too slowly to read every queue in time)");
+        }
         throw new ClusterException("cannot pull " + queue + " at offset " + offset + ": " + last, last);
     }
 }

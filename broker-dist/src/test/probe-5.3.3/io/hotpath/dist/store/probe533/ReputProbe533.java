@@ -133,7 +133,7 @@ public final class ReputProbe533 implements ReputProbe {
      * DefaultMessageStore#shutdown sleeps 3 s before it stops the services: done on a daemon thread so that a test's
      * stores do not add 3 s each (their directories are under the build's target/).
      */
-    private static void closeInBackground(DefaultMessageStore store) {
+    static void closeInBackground(DefaultMessageStore store) {
         Thread close = new Thread(() -> {
             store.shutdown();
             store.destroy();
@@ -218,7 +218,7 @@ public final class ReputProbe533 implements ReputProbe {
         }
     }
 
-    private static DefaultMessageStore start(String root, Map<String, String> settings, MessageArrivingListener listener) throws Exception {
+    static DefaultMessageStore start(String root, Map<String, String> settings, MessageArrivingListener listener) throws Exception {
         MessageStoreConfig config = new MessageStoreConfig();
         config.setStorePathRootDir(root);
         config.setStorePathCommitLog(root + "/commitlog");
@@ -252,13 +252,13 @@ public final class ReputProbe533 implements ReputProbe {
         return store;
     }
 
-    private static Properties properties(Map<String, String> settings) {
+    static Properties properties(Map<String, String> settings) {
         Properties p = new Properties();
         p.putAll(settings);
         return p;
     }
 
-    private static MessageExtBrokerInner single(ReputPut put) {
+    static MessageExtBrokerInner single(ReputPut put) {
         Message m = message(put, 0);
         MessageExtBrokerInner inner = new MessageExtBrokerInner();
         inner.setTopic(put.topic());
