@@ -31,13 +31,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.remoting.netty.NettySystemConfig;
 import org.apache.rocketmq.store.DefaultMessageStore;
@@ -79,7 +77,7 @@ public final class HaWireProbe533 implements HaWireProbe {
     @Override
     public HaWire capture(String root, Map<String, String> settings, long from, int readChunk, long readPauseMicros, int masterSendBuffer)
         throws Exception {
-        Set<Path> before = writerTasks();
+        Set<Path> before = ReputProbe533.tasksNamed(WRITER_THREAD);
         DefaultMessageStore store = ReputProbe533.start(root, settings, (topic, queueId, logicOffset, tagsCode, msgStoreTime, filterBitMap, properties) -> { });
         int sendBuffer = NettySystemConfig.socketRcvbufSize;
         if (masterSendBuffer > 0) {
@@ -150,7 +148,7 @@ public final class HaWireProbe533 implements HaWireProbe {
     private static Path newWriterTask(Set<Path> before) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (System.nanoTime() < deadline) {
-            Set<Path> ours = writerTasks();
+            Set<Path> ours = ReputProbe533.tasksNamed(WRITER_THREAD);
             ours.removeAll(before);
             if (ours.size() == 1) {
                 return ours.iterator().next();
@@ -161,22 +159,6 @@ public final class HaWireProbe533 implements HaWireProbe {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         return null;
-    }
-
-    private static Set<Path> writerTasks() throws IOException {
-        Set<Path> tasks = new HashSet<>();
-        try (Stream<Path> list = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : list.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim().equals(WRITER_THREAD)) {
-                        tasks.add(task);
-                    }
-                } catch (IOException gone) {
-                    // a thread that ended meanwhile
-                }
-            }
-        }
-        return tasks;
     }
 
     private static long writeSystemCalls(Path task) throws IOException {

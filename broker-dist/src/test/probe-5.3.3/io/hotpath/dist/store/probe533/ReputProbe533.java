@@ -189,11 +189,11 @@ public final class ReputProbe533 implements ReputProbe {
 
     @Override
     public long idleReputContextSwitches(String root, Map<String, String> settings, long settleMs, long windowMs) throws Exception {
-        Set<Path> before = reputTasks();
+        Set<Path> before = tasksNamed(REPUT_THREAD);
         DefaultMessageStore store = start(root, settings, (topic, queueId, logicOffset, tagsCode, msgStoreTime, filterBitMap, properties) -> { });
         try {
             Thread.sleep(settleMs);
-            Set<Path> ours = reputTasks();
+            Set<Path> ours = tasksNamed(REPUT_THREAD);
             ours.removeAll(before);
             if (ours.size() != 1) {
                 throw new IllegalStateException("expected one new " + REPUT_THREAD + " thread, found " + ours);
@@ -330,12 +330,13 @@ public final class ReputProbe533 implements ReputProbe {
         return out;
     }
 
-    private static Set<Path> reputTasks() throws IOException {
+    /** This JVM's threads whose kernel name ({@code comm}, a Java thread name's first 15 characters) is {@code comm}. */
+    static Set<Path> tasksNamed(String comm) throws IOException {
         Set<Path> tasks = new HashSet<>();
         try (Stream<Path> list = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : list.toList()) {
                 try {
-                    if (Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim().equals(REPUT_THREAD)) {
+                    if (Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim().equals(comm)) {
                         tasks.add(task);
                     }
                 } catch (IOException gone) {
