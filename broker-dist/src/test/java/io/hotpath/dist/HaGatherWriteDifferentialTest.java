@@ -108,9 +108,9 @@ class HaGatherWriteDifferentialTest {
 
     @Test
     void stocksFramesCarryTheCommitLogFromTheSlavesOffsetInBatchSizedPieces() {
-        List<long[]> frames = frames(stock.bytes());
+        List<Frame> frames = frames(stock.bytes());
         assertThat(frames.size()).as("several frames per file").isGreaterThan(4 * (FILE / (32 * 1024)));
-        assertThat(frames).allMatch(f -> f[1] > 0 && f[1] <= 32 * 1024);
+        assertThat(frames).allMatch(f -> f.size() > 0 && f.size() <= 32 * 1024);
         assertThat(bodies(stock.bytes())).isEqualTo(Arrays.copyOfRange(commitLog, FILE, (int) maxOffset));
     }
 
@@ -176,12 +176,12 @@ class HaGatherWriteDifferentialTest {
         if (Arrays.equals(expected.bytes(), actual.bytes()) && actual.complete()) {
             return List.of();
         }
-        List<long[]> a = frames(expected.bytes());
-        List<long[]> b = frames(actual.bytes());
+        List<Frame> a = frames(expected.bytes());
+        List<Frame> b = frames(actual.bytes());
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            if (a.get(i)[0] != b.get(i)[0] || a.get(i)[1] != b.get(i)[1]) {
-                return List.of(String.format(Locale.ROOT, "frame %d: offset %d size %d, expected offset %d size %d", i, b.get(i)[0],
-                    b.get(i)[1], a.get(i)[0], a.get(i)[1]));
+            if (a.get(i).offset() != b.get(i).offset() || a.get(i).size() != b.get(i).size()) {
+                return List.of(String.format(Locale.ROOT, "frame %d: offset %d size %d, expected offset %d size %d", i, b.get(i).offset(),
+                    b.get(i).size(), a.get(i).offset(), a.get(i).size()));
             }
         }
         int at = Arrays.mismatch(expected.bytes(), actual.bytes());
@@ -189,14 +189,18 @@ class HaGatherWriteDifferentialTest {
             expected.bytes().length, actual.bytes().length, at, actual.complete() ? "" : "; the master stopped before its max offset"));
     }
 
-    /** Each frame's offset and size, header by header. */
-    static List<long[]> frames(byte[] wire) {
-        List<long[]> frames = new ArrayList<>();
+    /** One frame as its header announces it: the CommitLog offset and size of its data, and where on the wire the data starts. */
+    record Frame(long offset, int size, int dataStart) {
+    }
+
+    /** Each frame, header by header. */
+    static List<Frame> frames(byte[] wire) {
+        List<Frame> frames = new ArrayList<>();
         ByteBuffer in = ByteBuffer.wrap(wire);
         while (in.remaining() >= FRAME_HEADER) {
             long offset = in.getLong();
             int size = in.getInt();
-            frames.add(new long[] {offset, size});
+            frames.add(new Frame(offset, size, in.position()));
             in.position(in.position() + size);
         }
         assertThat(in.remaining()).as("the wire ends at a frame's end").isZero();
@@ -206,15 +210,11 @@ class HaGatherWriteDifferentialTest {
     /** The frames' data, concatenated, when each frame starts where the one before ended. */
     static byte[] bodies(byte[] wire) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteBuffer in = ByteBuffer.wrap(wire);
         long next = -1;
-        while (in.remaining() >= FRAME_HEADER) {
-            long offset = in.getLong();
-            int size = in.getInt();
-            assertThat(next == -1 || offset == next).as("frame at %d follows the one ending at %d", offset, next).isTrue();
-            out.write(wire, in.position(), size);
-            in.position(in.position() + size);
-            next = offset + size;
+        for (Frame frame : frames(wire)) {
+            assertThat(next == -1 || frame.offset() == next).as("frame at %d follows the one ending at %d", frame.offset(), next).isTrue();
+            out.write(wire, frame.dataStart(), frame.size());
+            next = frame.offset() + frame.size();
         }
         return out.toByteArray();
     }
