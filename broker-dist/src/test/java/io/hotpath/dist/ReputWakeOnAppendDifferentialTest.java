@@ -24,6 +24,8 @@ import io.hotpath.dist.store.shared.ReputProbe.ReputRun;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -76,9 +79,12 @@ class ReputWakeOnAppendDifferentialTest {
     private static ReputRun stock;
     private static ReputRun patchedOff;
     private static ReputRun patchedOn;
+    /** Every store of this class lives under it; gone after the class, so runs do not pile up in target/. */
+    private static Path scratch;
 
     @BeforeAll
     static void runTheStores() throws Exception {
+        scratch = Files.createTempDirectory(BuiltDistributions.target(), "reput-");
         puts = puts(new Random(SEED), PUTS);
         stock = run(PatchedBrokerLoader.stockWith533Probe(), "stock", OFF, -1);
         patchedOff = run(PatchedBrokerLoader.with533Probe(), "patched-off", OFF, -1);
@@ -310,7 +316,20 @@ class ReputWakeOnAppendDifferentialTest {
     }
 
     private static String root(String name) throws IOException {
-        return Files.createTempDirectory(BuiltDistributions.target(), "reput-" + name + "-").toString();
+        return Files.createDirectory(scratch.resolve(name)).toString();
+    }
+
+    /** After the probe's background closes (ReputProbe533: a store's shutdown sleeps 3 s, then writes a checkpoint). */
+    @AfterAll
+    static void deleteTheStores() throws InterruptedException {
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("reput-probe-close")) {
+                thread.join(Duration.ofSeconds(15).toMillis());
+            }
+        }
+        if (scratch != null) {
+            FileTrees.deleteRecursively(scratch);
+        }
     }
 
     private static long pct(long[] values, int percentile) {

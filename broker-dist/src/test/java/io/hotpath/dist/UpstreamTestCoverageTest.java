@@ -63,8 +63,7 @@ class UpstreamTestCoverageTest {
                 "org.apache.rocketmq.store.ha.GroupTransferServiceIdleWaitTest",
                 "org.apache.rocketmq.store.ha.GroupTransferServiceAckFrontierTest",
                 "org.apache.rocketmq.store.ha.HAServerAckFrontierTest",
-                "org.apache.rocketmq.broker.processor.SendMessageProcessorInlineAnswerTest",
-                "org.apache.rocketmq.store.ha.DefaultHAConnectionGatherWriteTest");
+                "org.apache.rocketmq.broker.processor.SendMessageProcessorInlineAnswerTest");
         assertThat(touched).filteredOn(t -> !t.main() && !t.added()).extracting(UpstreamTestCoverage.Touched::className)
             .contains("org.apache.rocketmq.store.BatchPutMessageTest", "org.apache.rocketmq.broker.metrics.BrokerMetricsManagerTest");
     }

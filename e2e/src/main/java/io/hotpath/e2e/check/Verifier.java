@@ -41,6 +41,23 @@ public final class Verifier {
 
     private final String namesrvAddress;
     private final Duration timeout;
+    /** The current read-back's pulls that threw: each costs a back-off, so a read-back that retries every pull crawls. */
+    private volatile FailedPulls failedPulls = new FailedPulls();
+
+    private static final class FailedPulls {
+        private volatile long count;
+        private volatile String first;
+
+        void add(MessageQueue queue, long offset, Exception e) {
+            if (count++ == 0) {
+                first = queue + " at offset " + offset + ": " + e;
+            }
+        }
+
+        String summary() {
+            return count == 0 ? "" : "; " + count + " pulls failed and were retried, the first " + first;
+        }
+    }
 
     public Verifier(String namesrvAddress, Duration timeout) {
         this.namesrvAddress = namesrvAddress;
@@ -149,6 +166,7 @@ public final class Verifier {
     private List<DeliveryAudit.DeliveryReport> read(DefaultMQPullConsumer consumer, SeededMessages messages, List<Part> parts)
             throws MQClientException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        failedPulls = new FailedPulls();
         List<MessageQueue> queues = new ArrayList<>(consumer.fetchSubscribeMessageQueues(messages.topic()));
         queues.sort(null);
         Audits audit = new Audits(parts);
@@ -170,7 +188,7 @@ public final class Verifier {
             nextOffset.put(queue, min);
         }
         try (Ticker ignored = Ticker.start(() -> "verifying " + messages.topic() + ": read back " + audit.read() + " messages ("
-                + audit.completed() + " sends completed)")) {
+                + audit.completed() + " sends completed)" + failedPulls.summary())) {
             readAvailable(consumer, queues, nextOffset, audit, deadline);
             if (messages.isRelayed()) {
                 awaitRelayed(consumer, queues, nextOffset, audit, Math.min(deadline, System.nanoTime() + RELAY_WAIT.toNanos()));
@@ -181,6 +199,10 @@ public final class Verifier {
                 if (!readAvailable(consumer, queues, nextOffset, audit, deadline)) {
                     break;
                 }
+            }
+        } finally {
+            if (failedPulls.count > 0) {
+                Console.warn("the read-back of " + messages.topic() + " retried" + failedPulls.summary());
             }
         }
         return audit.reports();
@@ -258,7 +280,7 @@ public final class Verifier {
         return offset;
     }
 
-    private static PullResult pull(DefaultMQPullConsumer consumer, MessageQueue queue, long offset, long deadline)
+    private PullResult pull(DefaultMQPullConsumer consumer, MessageQueue queue, long offset, long deadline)
             throws InterruptedException {
         Exception last = null;
         for (int attempt = 1; attempt <= PULL_ATTEMPTS && System.nanoTime() < deadline; attempt++) {
@@ -268,6 +290,7 @@ public final class Verifier {
                 throw e;
             } catch (Exception e) {
                 last = e;
+                failedPulls.add(queue, offset, e);
                 Thread.sleep(200L * attempt);
             }
         }

@@ -2,7 +2,6 @@ package io.hotpath.dist.store.shared;
 
 import io.hotpath.testkit.LoopbackListeners;
 import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 
 /**
@@ -24,12 +23,6 @@ public final class LoopbackStores {
     /** 5.x: the accept service {@code DefaultHAService#init} has just made, before {@code start()} binds it. */
     public static void acceptToLoopback(Object acceptSocketService) throws ReflectiveOperationException {
         LoopbackListeners.toLoopback(acceptSocketService);
-    }
-
-    /** 5.x: the port a started store's HA accept service listens on (a haListenPort of 0 binds an ephemeral one). */
-    public static int haPort(Object store) throws ReflectiveOperationException {
-        Object accept = LoopbackListeners.get(LoopbackListeners.get(store, "haService"), "acceptSocketService");
-        return ((ServerSocketChannel) LoopbackListeners.get(accept, "serverSocketChannel")).socket().getLocalPort();
     }
 
     /** What listens before a store starts; pass it to {@link #requireLoopbackOnly} once the store is up. */

@@ -133,7 +133,7 @@ public final class ReputProbe533 implements ReputProbe {
      * DefaultMessageStore#shutdown sleeps 3 s before it stops the services: done on a daemon thread so that a test's
      * stores do not add 3 s each (their directories are under the build's target/).
      */
-    static void closeInBackground(DefaultMessageStore store) {
+    private static void closeInBackground(DefaultMessageStore store) {
         Thread close = new Thread(() -> {
             store.shutdown();
             store.destroy();
@@ -218,7 +218,7 @@ public final class ReputProbe533 implements ReputProbe {
         }
     }
 
-    static DefaultMessageStore start(String root, Map<String, String> settings, MessageArrivingListener listener) throws Exception {
+    private static DefaultMessageStore start(String root, Map<String, String> settings, MessageArrivingListener listener) throws Exception {
         MessageStoreConfig config = new MessageStoreConfig();
         config.setStorePathRootDir(root);
         config.setStorePathCommitLog(root + "/commitlog");
@@ -252,13 +252,13 @@ public final class ReputProbe533 implements ReputProbe {
         return store;
     }
 
-    static Properties properties(Map<String, String> settings) {
+    private static Properties properties(Map<String, String> settings) {
         Properties p = new Properties();
         p.putAll(settings);
         return p;
     }
 
-    static MessageExtBrokerInner single(ReputPut put) {
+    private static MessageExtBrokerInner single(ReputPut put) {
         Message m = message(put, 0);
         MessageExtBrokerInner inner = new MessageExtBrokerInner();
         inner.setTopic(put.topic());
@@ -331,7 +331,7 @@ public final class ReputProbe533 implements ReputProbe {
     }
 
     /** This JVM's threads whose kernel name ({@code comm}, a Java thread name's first 15 characters) is {@code comm}. */
-    static Set<Path> tasksNamed(String comm) throws IOException {
+    private static Set<Path> tasksNamed(String comm) throws IOException {
         Set<Path> tasks = new HashSet<>();
         try (Stream<Path> list = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : list.toList()) {
