@@ -323,7 +323,7 @@ class ReputWakeOnAppendDifferentialTest {
     @AfterAll
     static void deleteTheStores() throws InterruptedException {
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().equals("reput-probe-close")) {
+            if (thread.getName().equals(ReputProbe.CLOSE_THREAD)) {
                 thread.join(Duration.ofSeconds(15).toMillis());
             }
         }

@@ -55,7 +55,7 @@ public final class Verifier {
         }
 
         String summary() {
-            return count == 0 ? "" : "; " + count + " pulls failed and were retried, the first " + first;
+            return count + " pulls failed and were retried, the first " + first;
         }
     }
 
@@ -188,7 +188,7 @@ public final class Verifier {
             nextOffset.put(queue, min);
         }
         try (Ticker ignored = Ticker.start(() -> "verifying " + messages.topic() + ": read back " + audit.read() + " messages ("
-                + audit.completed() + " sends completed)" + failedPulls.summary())) {
+                + audit.completed() + " sends completed)" + (failedPulls.count == 0 ? "" : "; " + failedPulls.summary()))) {
             readAvailable(consumer, queues, nextOffset, audit, deadline);
             if (messages.isRelayed()) {
                 awaitRelayed(consumer, queues, nextOffset, audit, Math.min(deadline, System.nanoTime() + RELAY_WAIT.toNanos()));
@@ -202,7 +202,7 @@ public final class Verifier {
             }
         } finally {
             if (failedPulls.count > 0) {
-                Console.warn("the read-back of " + messages.topic() + " retried" + failedPulls.summary());
+                Console.warn("the read-back of " + messages.topic() + ": " + failedPulls.summary());
             }
         }
         return audit.reports();

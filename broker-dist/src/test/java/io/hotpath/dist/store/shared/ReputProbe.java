@@ -28,6 +28,12 @@ import java.util.Map;
 public interface ReputProbe {
 
     /**
+     * The thread a probe shuts a store down on (in the background: shutdown sleeps 3 s, then writes a checkpoint); a test
+     * joins these before it deletes the stores' directories.
+     */
+    String CLOSE_THREAD = "reput-probe-close";
+
+    /**
      * Puts {@code puts} in order, waits until the reput has dispatched everything, shuts the store down and returns what
      * the dispatch built. With {@code skipConsumeQueueDispatch} >= 0 the store's consume-queue dispatcher skips that
      * dispatch call (0-based): the control of a reput that loses a message.

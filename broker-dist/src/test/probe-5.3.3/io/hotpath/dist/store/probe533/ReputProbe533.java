@@ -137,7 +137,7 @@ public final class ReputProbe533 implements ReputProbe {
         Thread close = new Thread(() -> {
             store.shutdown();
             store.destroy();
-        }, "reput-probe-close");
+        }, CLOSE_THREAD);
         close.setDaemon(true);
         close.start();
     }
